@@ -1,0 +1,37 @@
+/* errno.h: error numbers, the same values as Linux's; returned negated. */
+#ifndef KOBOLD_ERRNO_H
+#define KOBOLD_ERRNO_H
+
+#define EPERM 1
+#define ENOENT 2
+#define EIO 5
+#define ENXIO 6
+#define E2BIG 7
+#define EBADF 9
+#define EAGAIN 11
+#define ENOMEM 12
+#define EACCES 13
+#define EFAULT 14
+#define EBUSY 16
+#define EEXIST 17
+#define ENODEV 19
+#define ENOTDIR 20
+#define EISDIR 21
+#define EINVAL 22
+#define EMFILE 24
+#define ENOTTY 25
+#define EFBIG 27
+#define ENOSPC 28
+#define EROFS 30
+#define ERANGE 34
+#define ENAMETOOLONG 36
+#define ENOSYS 38
+#define ENOTEMPTY 39
+#define ELOOP 40
+#define ETIMEDOUT 110
+#define EOPNOTSUPP 95
+
+/* strerror-style text for a positive or negative errno ("No such device"). */
+const char *kstrerror(int err);
+
+#endif

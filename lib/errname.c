@@ -1,0 +1,43 @@
+/* errname.c: errno values to the strerror texts that Linux's libc prints. */
+#include <kobold/errno.h>
+#include <kobold/types.h>
+
+static const char *const errtext[] = {
+	[EPERM] = "Operation not permitted",
+	[ENOENT] = "No such file or directory",
+	[EIO] = "Input/output error",
+	[ENXIO] = "No such device or address",
+	[E2BIG] = "Argument list too long",
+	[EBADF] = "Bad file descriptor",
+	[EAGAIN] = "Resource temporarily unavailable",
+	[ENOMEM] = "Cannot allocate memory",
+	[EACCES] = "Permission denied",
+	[EFAULT] = "Bad address",
+	[EBUSY] = "Device or resource busy",
+	[EEXIST] = "File exists",
+	[ENODEV] = "No such device",
+	[ENOTDIR] = "Not a directory",
+	[EISDIR] = "Is a directory",
+	[EINVAL] = "Invalid argument",
+	[EMFILE] = "Too many open files",
+	[ENOTTY] = "Inappropriate ioctl for device",
+	[EFBIG] = "File too large",
+	[ENOSPC] = "No space left on device",
+	[EROFS] = "Read-only file system",
+	[ERANGE] = "Numerical result out of range",
+	[ENAMETOOLONG] = "File name too long",
+	[ENOSYS] = "Function not implemented",
+	[ENOTEMPTY] = "Directory not empty",
+	[ELOOP] = "Too many levels of symbolic links",
+	[EOPNOTSUPP] = "Operation not supported",
+	[ETIMEDOUT] = "Connection timed out",
+};
+
+const char *kstrerror(int err)
+{
+	unsigned int e = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
+
+	if (e < ARRAY_SIZE(errtext) && errtext[e])
+		return errtext[e];
+	return "Unknown error";
+}

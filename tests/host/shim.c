@@ -1,0 +1,199 @@
+/*
+ * shim.c: the few kernel services that the portable core needs, for the host
+ * test binary: kmalloc over malloc (counted), printk into a captured log,
+ * and a main() that runs the ktest suites.
+ */
+#include <kobold/clock.h>
+#include <kobold/ktest.h>
+#include <kobold/printk.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+
+#include <execinfo.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+
+static struct kmem_stats stats;
+static unsigned long fail_countdown;
+
+struct alloc_hdr {
+	size_t size;
+	size_t pad; /* keeps the payload 16-byte aligned */
+};
+
+void kmalloc_fail_nth(unsigned long n) { fail_countdown = n; }
+
+void *kmalloc(size_t size)
+{
+	struct alloc_hdr *h;
+
+	if (fail_countdown && --fail_countdown == 0) {
+		stats.failures++;
+		return NULL;
+	}
+	h = malloc(sizeof(*h) + size);
+	if (!h) {
+		stats.failures++;
+		return NULL;
+	}
+	h->size = size;
+	memset(h + 1, 0xa5, size); /* like the kernel: never hand out zeros by chance */
+	stats.bytes_in_use += size;
+	stats.objects_in_use++;
+	stats.total_allocs++;
+	if (stats.bytes_in_use > stats.peak_bytes)
+		stats.peak_bytes = stats.bytes_in_use;
+	return h + 1;
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void kfree(const void *p)
+{
+	struct alloc_hdr *h;
+
+	if (!p)
+		return;
+	h = (struct alloc_hdr *)p - 1;
+	stats.bytes_in_use -= h->size;
+	stats.objects_in_use--;
+	stats.total_frees++;
+	free(h);
+}
+
+char *kstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = kmalloc(n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+char *kasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = kmalloc((size_t)n + 1);
+	if (!p)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void kmem_get_stats(struct kmem_stats *st) { *st = stats; }
+
+/* The captured log: every printk record, newest last, for log_search(). */
+#define LOG_RECORDS 4096
+static char *log_rec[LOG_RECORDS];
+static u32 log_next;
+static int verbose_log = -1;
+
+static void log_store(const char *text)
+{
+	u32 slot = log_next++ % LOG_RECORDS;
+
+	free(log_rec[slot]);
+	log_rec[slot] = strdup(text);
+	if (verbose_log < 0)
+		verbose_log = getenv("KTEST_VERBOSE") != NULL;
+	if (verbose_log)
+		fprintf(stderr, "%s", text);
+}
+
+int printk(const char *fmt, ...)
+{
+	char buf[1024];
+	const char *text = buf;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (buf[0] == '\001' && buf[1])
+		text += 2;
+	log_store(text);
+	return n;
+}
+
+u32 log_seq(void) { return log_next; }
+
+bool log_search(u32 from_seq, const char *needle)
+{
+	u32 s = from_seq;
+
+	if (log_next - s > LOG_RECORDS)
+		s = log_next - LOG_RECORDS;
+	for (; s != log_next; s++)
+		if (log_rec[s % LOG_RECORDS] && strstr(log_rec[s % LOG_RECORDS], needle))
+			return true;
+	return false;
+}
+
+unsigned long warn_count;
+
+void dump_stack(void)
+{
+	void *frames[16];
+	char **names;
+	int i, n = backtrace(frames, 16);
+
+	printk(KERN_WARNING "Call Trace:\n");
+	names = backtrace_symbols(frames, n);
+	for (i = 1; names && i < n; i++)
+		printk(KERN_WARNING " %s\n", names[i]);
+	free(names);
+}
+
+void warn_slowpath(const char *file, int line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warn_count++;
+	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, msg);
+	dump_stack();
+}
+
+u64 ktime_get_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+void ktest_print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	return ktest_run(argc > 1 ? argv[1] : "all") ? 1 : 0;
+}
