@@ -49,4 +49,11 @@ void warn_slowpath(const char *file, int line, const char *fmt, ...) __printf(3,
 u32 log_seq(void);
 bool log_search(u32 from_seq, const char *needle);
 
+#ifndef KOBOLD_HOST
+/* Every record still in the ring, oldest first (dmesg). */
+void log_for_each(void (*fn)(u64 ts_ns, int level, const char *text, void *arg), void *arg);
+void format_log_time(u64 ns, char *buf, size_t size);
+int console_get_loglevel(void);
+#endif
+
 #endif

@@ -23,4 +23,8 @@ void kmem_get_stats(struct kmem_stats *st);
 /* Fault injection, as Linux's failslab: make the nth allocation from now fail (0: off). */
 void kmalloc_fail_nth(unsigned long n);
 
+/* Visit every live object with its size and the code address that allocated it. */
+void kmem_for_each_live(void (*fn)(const void *obj, size_t size, const void *caller, void *arg),
+			void *arg);
+
 #endif

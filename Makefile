@@ -1,0 +1,173 @@
+# Kobold: a 32-bit x86 teaching kernel for the Linux device model.
+# `make help` lists the targets; `make doctor` checks the tools.
+
+Q ?= @
+BUILD := build
+KERNEL := $(BUILD)/kobold.elf
+ISO := $(BUILD)/kobold.iso
+DISK := $(BUILD)/disk.img
+PYTHON := /usr/bin/python3
+NEED := scripts/need.sh
+
+# The cross compiler: i686-elf-, then i686-linux-gnu-, then the host gcc
+# with -m32. Override with `make CROSS_COMPILE=prefix-` (or CC=...).
+ifeq ($(origin CROSS_COMPILE),undefined)
+CROSS_COMPILE := $(shell if command -v i686-elf-gcc >/dev/null 2>&1; then echo i686-elf-; \
+	elif command -v i686-linux-gnu-gcc >/dev/null 2>&1; then echo i686-linux-gnu-; fi)
+endif
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+NM := $(CROSS_COMPILE)nm
+SIZE := $(CROSS_COMPILE)size
+
+# DEBUG=1: a kernel for stepping in gdb (-Og, all debug info). WERROR=1 (CI):
+# warnings are errors; a student's newer compiler will not break the build.
+DEBUG ?= 0
+WERROR ?= 0
+WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
+OPT := $(if $(filter 1,$(DEBUG)),-Og -g3,-O2 -g)
+
+CFLAGS := -m32 -march=i686 -std=gnu11 $(OPT) -ffreestanding -fno-pic -fno-pie \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-strict-aliasing \
+	-mno-mmx -mno-sse -mno-sse2 -mno-red-zone \
+	-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	-Iinclude $(WERROR_FLAG)
+ASFLAGS := -m32 -g -Iinclude
+LDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack \
+	-Wl,-T,linker.ld
+
+include mk/portable.mk
+
+# Files that are modules (loaded at boot, unloadable with rmmod).
+MODULE_SRCS := $(wildcard drivers/block/sbd.c drivers/block/blkstat.c drivers/block/virtio_blk.c)
+
+KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/shell/*.c)) \
+	lib/string.c lib/vsprintf.c \
+	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c \
+		drivers/acpi/*.c drivers/misc/*.c drivers/pci/*.c drivers/virtio/*.c \
+		drivers/block/*.c block/*.c)) \
+	$(UNIT_TEST_SRCS)
+KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
+ASM_SRCS := boot/boot.S kernel/entry.S
+OBJS := $(ASM_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_SRCS:%.c=$(BUILD)/%.o)
+
+.PHONY: all
+all: $(KERNEL)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -DKBUILD_MODNAME='"$(basename $(notdir $<))"' -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
+
+# Two links: the first gives the addresses for the symbol table, which
+# goes into a section after the code, so the second link moves no function.
+$(BUILD)/kobold.pass1.elf: $(OBJS) linker.ld
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) -lgcc
+
+$(BUILD)/ksyms.S: $(BUILD)/kobold.pass1.elf scripts/gen-ksyms.sh scripts/gen-modsizes.sh
+	$(Q)scripts/gen-ksyms.sh $(NM) $< > $@
+	$(Q)scripts/gen-modsizes.sh $(SIZE) $(MODULE_SRCS:%.c=$(BUILD)/%.o) >> $@
+
+$(KERNEL): $(BUILD)/kobold.pass1.elf $(BUILD)/ksyms.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o -lgcc
+	$(Q)$(NM) -n $< | grep -i ' t ' > $(BUILD)/pass1.syms
+	$(Q)$(NM) -n $@ | grep -i ' t ' > $(BUILD)/pass2.syms
+	$(Q)cmp -s $(BUILD)/pass1.syms $(BUILD)/pass2.syms || \
+		{ echo "kobold: the symbol table moved code between links" >&2; exit 1; }
+	$(Q)if command -v grub-file >/dev/null 2>&1; then \
+		grub-file --is-x86-multiboot $@ || { echo "kobold: $@ is not multiboot" >&2; exit 1; }; fi
+
+# The GRUB 2 ISO: the kernel and a grub.cfg, made bootable by grub-mkrescue.
+$(ISO): $(KERNEL) scripts/grub.cfg
+	$(Q)$(NEED) grub-mkrescue grub-common
+	$(Q)$(NEED) /usr/lib/grub/i386-pc grub-pc-bin
+	$(Q)$(NEED) xorriso xorriso
+	$(Q)$(NEED) mformat mtools
+	$(Q)grub-file --is-x86-multiboot $(KERNEL)
+	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kobold.elf
+	$(Q)cp scripts/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	@echo "  ISO     $@"
+	$(Q)grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/grub-mkrescue.log 2>&1 || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+.PHONY: iso
+iso: $(ISO)
+
+$(DISK):
+	@mkdir -p $(BUILD)
+	$(Q)dd if=/dev/zero of=$@ bs=1M count=16 status=none
+	$(Q)printf 'Kobold virtio disk: sector 0\n' | dd of=$@ conv=notrunc status=none
+
+QEMU := qemu-system-i386
+QEMU_BASE := -M pc -m 256M -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-drive file=$(DISK),if=none,id=vd0,format=raw,cache=writeback \
+	-device virtio-blk-pci,drive=vd0
+QEMU_ARGS ?=
+GDB_PORT := $(shell expr 20000 + $$(id -u) % 20000)
+
+.PHONY: run run-grub debug gdb
+run: $(KERNEL) $(DISK)
+	$(Q)$(NEED) $(QEMU) qemu-system-x86
+	@echo "Kobold: Ctrl-A X leaves QEMU; 'help' lists the commands."
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) $(QEMU_ARGS) || [ $$? -eq 33 ]
+
+run-grub: $(ISO) $(DISK)
+	$(Q)$(NEED) $(QEMU) qemu-system-x86
+	@echo "Kobold through GRUB: Ctrl-A X leaves QEMU; 'help' lists the commands."
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -cdrom $(ISO) -boot d $(QEMU_ARGS) || [ $$? -eq 33 ]
+
+debug: $(KERNEL) $(DISK)
+	$(Q)$(NEED) $(QEMU) qemu-system-x86
+	@echo "QEMU is halted with its gdb stub on port $(GDB_PORT)."
+	@echo "In a second terminal, in this directory: make gdb"
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) -S -gdb tcp::$(GDB_PORT) $(QEMU_ARGS) || [ $$? -eq 33 ]
+
+gdb: $(KERNEL)
+	$(Q)$(NEED) gdb gdb
+	$(Q)gdb -q $(KERNEL) -ex 'target remote :$(GDB_PORT)' $(GDB_ARGS)
+
+# Tests: one pytest session whose last line is "N passed, N failed".
+TEST_ARGS ?=
+.PHONY: test host-tests-bin deps
+deps:
+	$(Q)$(NEED) $(QEMU) qemu-system-x86
+	$(Q)$(NEED) $(PYTHON) python3
+	$(Q)$(PYTHON) -c 'import pytest, pexpect' 2>/dev/null || $(NEED) /usr/lib/python3/dist-packages/pytest python3-pytest python3-pexpect
+	$(Q)$(PYTHON) -c 'import pexpect' 2>/dev/null || $(NEED) /usr/lib/python3/dist-packages/pexpect python3-pexpect
+
+test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host
+	$(Q)rm -f $(BUILD)/test-report.xml
+	$(Q)status=0; KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) $(PYTHON) -m pytest -q \
+		--junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
+	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml; exit $$status
+
+include mk/host.mk
+
+.PHONY: doctor clean help
+doctor:
+	$(Q)scripts/doctor.sh "$(CC)" $(QEMU)
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make            build $(KERNEL)"
+	@echo "make run        boot it in QEMU (serial console here; Ctrl-A X quits)"
+	@echo "make run-grub   the same through GRUB 2 from $(ISO)"
+	@echo "make iso        build the GRUB ISO"
+	@echo "make debug      QEMU halted with a gdb stub; then 'make gdb' in another terminal"
+	@echo "make test       every test; the last line reads 'N passed, N failed'"
+	@echo "make doctor     check the compiler, QEMU, GRUB and Python tools"
+	@echo "make clean      remove $(BUILD)"
+	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix-"
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,119 @@
+/*
+ * poweroff.c: just enough ACPI to switch the machine off (sleep state S5)
+ * and to reset it. ACPI 6.4: RSDP §5.2.5, RSDT §5.2.7, FADT §5.2.9 (PM1a
+ * control block), \_S5 in the DSDT §7.4.2; SLP_EN is bit 13 of PM1 control.
+ */
+#include <asm/io.h>
+#include <kobold/panic.h>
+#include <kobold/printk.h>
+#include <kobold/string.h>
+
+#define SLP_EN (1u << 13)
+
+struct acpi_header {
+	char signature[4];
+	u32 length;
+	u8 revision, checksum;
+	char oem[6], oem_table[8];
+	u32 oem_rev, creator, creator_rev;
+} __packed;
+
+struct rsdp {
+	char signature[8];
+	u8 checksum;
+	char oem[6];
+	u8 revision;
+	u32 rsdt;
+} __packed;
+
+static bool checksum_ok(const void *p, u32 len)
+{
+	const u8 *b = p;
+	u8 sum = 0;
+
+	while (len--)
+		sum += *b++;
+	return sum == 0;
+}
+
+/* The RSDP sits on a 16-byte boundary in the BIOS area 0xe0000-0xfffff. */
+static const struct rsdp *find_rsdp(void)
+{
+	for (u32 a = 0xe0000; a < 0x100000; a += 16) {
+		const struct rsdp *r = (const void *)a;
+
+		if (memcmp(r->signature, "RSD PTR ", 8) == 0 && checksum_ok(r, 20))
+			return r;
+	}
+	return NULL;
+}
+
+static const struct acpi_header *find_table(const char *sig)
+{
+	const struct rsdp *rsdp = find_rsdp();
+	const struct acpi_header *rsdt;
+	const u32 *entries;
+	u32 n;
+
+	if (!rsdp)
+		return NULL;
+	rsdt = (const void *)rsdp->rsdt;
+	entries = (const u32 *)(rsdt + 1);
+	n = (rsdt->length - sizeof(*rsdt)) / 4;
+	for (u32 i = 0; i < n; i++) {
+		const struct acpi_header *h = (const void *)entries[i];
+
+		if (memcmp(h->signature, sig, 4) == 0)
+			return h;
+	}
+	return NULL;
+}
+
+/* SLP_TYPa from the DSDT's "_S5_" package: Name(_S5, Package(){a, b, ...}). */
+static int s5_sleep_type(const struct acpi_header *dsdt)
+{
+	const u8 *p = (const u8 *)dsdt, *end = p + dsdt->length;
+
+	for (; p + 8 < end; p++) {
+		if (memcmp(p, "_S5_", 4) != 0 || p[4] != 0x12)	/* PackageOp */
+			continue;
+		p += 7;	/* PackageOp, PkgLength (one byte), NumElements */
+		if (*p == 0x0a)	/* BytePrefix */
+			p++;
+		return *p <= 1 ? *p : (*p == 0xff ? 1 : -1);	/* ZeroOp, OneOp, Ones */
+	}
+	return -1;
+}
+
+__noreturn void machine_power_off(void)
+{
+	const struct acpi_header *fadt = find_table("FACP");
+	int slp_typ = 0;
+	u32 pm1a = 0;
+
+	local_irq_disable();
+	if (fadt) {
+		const u32 *f = (const u32 *)(u32)fadt;
+
+		pm1a = f[16];	/* PM1a_CNT_BLK, byte offset 64 */
+		slp_typ = s5_sleep_type((const void *)f[10]);	/* DSDT, offset 40 */
+	}
+	if (pm1a && slp_typ >= 0)
+		outw((u16)pm1a, (u16)((slp_typ << 10) | SLP_EN));
+	printk(KERN_EMERG "poweroff: ACPI S5 did not take effect; halting\n");
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+__noreturn void machine_restart(void)
+{
+	local_irq_disable();
+	for (int i = 0; i < 10000 && (inb(0x64) & 0x02); i++)
+		;
+	outb(0x64, 0xfe);	/* the 8042's pulse-reset line */
+	/* Failing that, a triple fault: load an empty IDT and trap. */
+	static const struct { u16 limit; u32 base; } __packed empty = { 0, 0 };
+	__asm__ volatile("lidt %0; int3" : : "m"(empty));
+	for (;;)
+		;
+}

@@ -1,0 +1,104 @@
+/*
+ * vgacon.c: the VGA text console, 80x25 at 0xb8000 (QEMU's default -vga std
+ * starts in this mode). Scrolls; moves the hardware cursor; ignores ANSI
+ * escape sequences, which only the serial terminal understands.
+ */
+#include <asm/io.h>
+#include <kobold/console.h>
+#include <kobold/string.h>
+
+#define COLS 80
+#define ROWS 25
+#define ATTR 0x0700	/* light grey on black */
+#define CRTC_INDEX 0x3d4
+#define CRTC_DATA 0x3d5
+
+static u16 *const screen = (u16 *)0xb8000;
+static int row, col;
+static int esc_state;	/* 0: text, 1: after ESC, 2: inside a CSI sequence */
+
+static void move_cursor(void)
+{
+	u16 pos = (u16)(row * COLS + col);
+
+	outb(CRTC_INDEX, 0x0f);
+	outb(CRTC_DATA, pos & 0xff);
+	outb(CRTC_INDEX, 0x0e);
+	outb(CRTC_DATA, pos >> 8);
+}
+
+static void scroll(void)
+{
+	memmove(screen, screen + COLS, (ROWS - 1) * COLS * sizeof(u16));
+	for (int i = 0; i < COLS; i++)
+		screen[(ROWS - 1) * COLS + i] = ATTR | ' ';
+	row = ROWS - 1;
+}
+
+static bool swallow_escape(char c)
+{
+	if (esc_state == 0 && c == 0x1b) {
+		esc_state = 1;
+		return true;
+	}
+	if (esc_state == 1) {
+		esc_state = c == '[' ? 2 : 0;
+		return true;
+	}
+	if (esc_state == 2) {
+		if (c >= 0x40 && c <= 0x7e)
+			esc_state = 0;	/* the final byte of a CSI sequence */
+		return true;
+	}
+	return false;
+}
+
+static void vga_putc(char c)
+{
+	if (swallow_escape(c))
+		return;
+	switch (c) {
+	case '\n':
+		col = 0;
+		row++;
+		break;
+	case '\r':
+		col = 0;
+		break;
+	case '\b':
+		if (col > 0)
+			col--;
+		break;
+	case '\t':
+		col = (col + 8) & ~7;
+		break;
+	default:
+		if ((unsigned char)c < 0x20)
+			return;
+		screen[row * COLS + col] = ATTR | (u8)c;
+		col++;
+	}
+	if (col >= COLS) {
+		col = 0;
+		row++;
+	}
+	if (row >= ROWS)
+		scroll();
+}
+
+static void vga_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		vga_putc(s[i]);
+	move_cursor();
+}
+
+static struct console vga_console = { .name = "tty0", .write = vga_write };
+
+void vgacon_init(void)
+{
+	for (int i = 0; i < COLS * ROWS; i++)
+		screen[i] = ATTR | ' ';
+	row = col = 0;
+	register_console(&vga_console);
+}

@@ -1,0 +1,70 @@
+/* io.h: x86 port I/O, control registers and interrupt flag helpers. */
+#ifndef ASM_IO_H
+#define ASM_IO_H
+
+#include <kobold/types.h>
+
+static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
+
+static inline u8 inb(u16 port)
+{
+	u8 v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline u16 inw(u16 port)
+{
+	u16 v;
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline u32 inl(u16 port)
+{
+	u32 v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline u32 read_cr2(void)
+{
+	u32 v;
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline void cpu_relax(void) { __asm__ volatile("pause"); }
+static inline void local_irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
+static inline void local_irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
+/* Atomically enable interrupts and wait for one (no lost wake-up between). */
+static inline void safe_halt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+
+static inline unsigned long local_irq_save(void)
+{
+	unsigned long flags;
+	__asm__ volatile("pushfl; popl %0; cli" : "=r"(flags) : : "memory");
+	return flags;
+}
+
+static inline void local_irq_restore(unsigned long flags)
+{
+	__asm__ volatile("pushl %0; popfl" : : "r"(flags) : "memory", "cc");
+}
+
+/* Memory barriers: x86 keeps stores ordered, but the compiler must not reorder. */
+#define barrier() __asm__ volatile("" ::: "memory")
+#define mb() __asm__ volatile("mfence" ::: "memory")
+#define rmb() __asm__ volatile("lfence" ::: "memory")
+#define wmb() __asm__ volatile("sfence" ::: "memory")
+
+#endif

@@ -1,0 +1,30 @@
+/* console.h: where kernel output goes (serial, VGA) and where input comes from. */
+#ifndef KOBOLD_CONSOLE_H
+#define KOBOLD_CONSOLE_H
+
+#include <kobold/types.h>
+
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t n);
+	struct console *next;
+};
+
+void register_console(struct console *con);
+void console_write(const char *s, size_t n);
+void console_puts(const char *s);
+
+/* Input: interrupt handlers push bytes, the shell pops them. */
+void console_input(char c);
+void console_input_str(const char *s);
+/* Next input byte; waits (halting the CPU) until there is one. */
+int console_getc(void);
+/* Next input byte, or -1 at once if none is queued. */
+int console_trygetc(void);
+
+void serial_init(void);
+void serial_enable_input(void);
+void vgacon_init(void);
+void atkbd_init(void);
+
+#endif

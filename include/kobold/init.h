@@ -1,0 +1,10 @@
+/* init.h: the subsystems that kmain starts, in the order it starts them. */
+#ifndef KOBOLD_INIT_H
+#define KOBOLD_INIT_H
+
+/* The device model: sysfs, then the bus, class and device roots (drivers/base). */
+void driver_init(void);
+/* Crashes on purpose when booted with lkdtm.crash=... (drivers/misc/lkdtm.c). */
+void lkdtm_run(void);
+
+#endif

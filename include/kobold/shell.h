@@ -1,0 +1,51 @@
+/* shell.h: the in-kernel shell: its command table, parser and output. */
+#ifndef KOBOLD_SHELL_H
+#define KOBOLD_SHELL_H
+
+#include <kobold/types.h>
+
+#define SHELL_MAX_ARGS 32
+
+struct shell_command {
+	const char *name;
+	const char *usage;	/* arguments, for help: "[-l] [PATH...]" */
+	const char *help;	/* one line */
+	int (*fn)(int argc, char **argv);	/* returns 0 or 1, like an exit status */
+};
+
+/* Adds a command to the table (the shell_cmds section), from any file. */
+#define SHELL_COMMAND(cname, cusage, chelp, cfn)                                  \
+	static const struct shell_command __shell_cmd_##cfn                       \
+		__attribute__((used, section("shell_cmds"), aligned(4))) = {      \
+			cname, cusage, chelp, cfn }
+
+extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
+
+#define SHELL_LINE_MAX 1024
+
+/* A parsed command line: words, and the file of a "> FILE" redirection. */
+struct shell_cmdline {
+	int argc;
+	char *argv[SHELL_MAX_ARGS + 1];
+	char *redirect;
+	char words[SHELL_LINE_MAX * 2];	/* each word and its NUL */
+};
+
+/*
+ * Splits line (at most SHELL_LINE_MAX - 1 bytes are read) into cl's words.
+ * On error returns -EINVAL and sets *err to the message.
+ */
+int shell_parse(const char *line, struct shell_cmdline *cl, const char **err);
+
+#ifndef KOBOLD_HOST
+/* Command output: to the console, or to the redirection buffer. */
+void sh_printf(const char *fmt, ...) __printf(1, 2);
+void sh_write(const char *s, size_t n);
+/* Error messages: always to the console, like stderr. */
+void sh_err(const char *fmt, ...) __printf(1, 2);
+void shell_run(void);
+/* Runs one command line as if typed (used by tests and boot scripts). */
+int shell_execute(const char *line);
+#endif
+
+#endif

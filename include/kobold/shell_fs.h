@@ -1,0 +1,14 @@
+/* shell_fs.h: what the shell needs from the sysfs commands (kernel/shell/fs.c). */
+#ifndef KOBOLD_SHELL_FS_H
+#define KOBOLD_SHELL_FS_H
+
+#include <kobold/readline.h>
+
+/* The shell's working directory, for the prompt. */
+const char *shell_cwd_path(void);
+/* Writes data to the attribute at path (relative to the cwd), as "> FILE" does. */
+int shell_write_file(const char *path, const char *data, size_t len);
+/* Offers completions of the partial path word (n bytes) to the line editor. */
+void shell_complete_path(struct readline *rl, const char *word, size_t n);
+
+#endif

@@ -1,0 +1,14 @@
+/* time.h: jiffies, busy-wait delays and the clock's set-up. */
+#ifndef KOBOLD_TIME_H
+#define KOBOLD_TIME_H
+
+#include <kobold/types.h>
+
+#define HZ 1000
+
+extern volatile unsigned long jiffies;
+void time_init(void);
+void mdelay(unsigned int ms);
+void udelay(unsigned int us);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * entry.S: the first code of every trap and interrupt. Each vector pushes a
+ * dummy error code where the CPU gives none, then its number, so that
+ * trap_dispatch() sees one struct pt_regs layout for all 48 vectors.
+ */
+#include <asm/desc.h>
+
+.macro VECTOR n, has_error
+	.globl vector\n
+vector\n:
+	.if \has_error == 0
+	pushl $0
+	.endif
+	pushl $\n
+	jmp common_entry
+.endm
+
+	.text
+/* Vectors with a CPU error code: Intel SDM vol. 3, table 6-1. */
+VECTOR 0, 0
+VECTOR 1, 0
+VECTOR 2, 0
+VECTOR 3, 0
+VECTOR 4, 0
+VECTOR 5, 0
+VECTOR 6, 0
+VECTOR 7, 0
+VECTOR 8, 1
+VECTOR 9, 0
+VECTOR 10, 1
+VECTOR 11, 1
+VECTOR 12, 1
+VECTOR 13, 1
+VECTOR 14, 1
+VECTOR 15, 0
+VECTOR 16, 0
+VECTOR 17, 1
+VECTOR 18, 0
+VECTOR 19, 0
+VECTOR 20, 0
+VECTOR 21, 1
+VECTOR 22, 0
+VECTOR 23, 0
+VECTOR 24, 0
+VECTOR 25, 0
+VECTOR 26, 0
+VECTOR 27, 0
+VECTOR 28, 0
+VECTOR 29, 1
+VECTOR 30, 1
+VECTOR 31, 0
+/* IRQ 0-15 from the remapped PICs. */
+VECTOR 32, 0
+VECTOR 33, 0
+VECTOR 34, 0
+VECTOR 35, 0
+VECTOR 36, 0
+VECTOR 37, 0
+VECTOR 38, 0
+VECTOR 39, 0
+VECTOR 40, 0
+VECTOR 41, 0
+VECTOR 42, 0
+VECTOR 43, 0
+VECTOR 44, 0
+VECTOR 45, 0
+VECTOR 46, 0
+VECTOR 47, 0
+
+common_entry:
+	pushl %es
+	pushl %ds
+	pushal
+	movl $KERNEL_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	pushl %esp		/* struct pt_regs * */
+	call trap_dispatch
+	addl $4, %esp
+	popal
+	popl %ds
+	popl %es
+	addl $8, %esp		/* the vector and the error code */
+	iret
+
+	.section .rodata
+	.align 4
+	.globl vector_table
+vector_table:
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+	.long vector\n
+	.endr

@@ -1,0 +1,76 @@
+/*
+ * main.c: kmain, the boot story. boot.S calls it on the boot stack with the
+ * multiboot magic and info; each step below depends on the ones before it.
+ */
+#include <asm/desc.h>
+#include <asm/io.h>
+#include <asm/irq.h>
+#include <kobold/clock.h>
+#include <kobold/console.h>
+#include <kobold/init.h>
+#include <kobold/ktest.h>
+#include <kobold/mm.h>
+#include <kobold/module.h>
+#include <kobold/multiboot.h>
+#include <kobold/panic.h>
+#include <kobold/param.h>
+#include <kobold/printk.h>
+#include <kobold/shell.h>
+#include <kobold/string.h>
+#include <kobold/time.h>
+
+#define KOBOLD_VERSION "0.1"
+
+static const char *test_suites;
+core_param(test, test_suites, charp, "run the self-tests (all, or SUITE[,SUITE]) and power off");
+
+/* The in-kernel tests print KTAP straight to the consoles, without log prefixes. */
+void ktest_print(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	console_write(buf, (size_t)n);
+}
+
+static __noreturn void run_self_tests(void)
+{
+	int failed = ktest_run(test_suites);
+
+	qemu_exit(failed ? EXIT_FAILURE_CODE : EXIT_SUCCESS_CODE);
+}
+
+void kmain(u32 magic, const struct multiboot_info *mbi)
+{
+	const char *cmdline = "";
+
+	serial_init();				/* output first: everything after can speak */
+	vgacon_init();
+	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
+		panic("not started by a multiboot loader (magic %#x)", magic);
+	if (mbi->flags & MULTIBOOT_INFO_CMDLINE)
+		cmdline = (const char *)mbi->cmdline;
+	parse_boot_cmdline(cmdline);		/* loglevel= applies from here on */
+	pr_info("Kobold %s: a teaching kernel for the Linux device model\n", KOBOLD_VERSION);
+	pr_info("Command line: %s\n", saved_command_line());
+	gdt_init();				/* flat segments we own */
+	idt_init();				/* exceptions now oops instead of rebooting */
+	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
+	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
+	paging_init();				/* page 0 unmapped: NULL faults */
+	time_init();				/* PIT tick and calibrated TSC */
+	serial_enable_input();
+	atkbd_init();
+	local_irq_enable();
+	/* driver_init(); */				/* the device model, sysfs, buses and classes */
+	if (test_suites)
+		run_self_tests();
+	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
+	lkdtm_run();				/* a deliberate crash, when asked for */
+	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
+	shell_run();
+}

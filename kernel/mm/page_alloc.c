@@ -1,0 +1,121 @@
+/*
+ * page_alloc.c: the physical page allocator, one bit a page, seeded from the
+ * multiboot memory map. Runs of contiguous pages are found first-fit.
+ */
+#include <kobold/mm.h>
+#include <kobold/multiboot.h>
+#include <kobold/printk.h>
+#include <kobold/string.h>
+
+#define MAX_PHYS 0xc0000000ull	/* memory above 3 GiB would overlap device windows */
+#define MAX_PAGES (MAX_PHYS >> PAGE_SHIFT)
+#define LOW_LIMIT 0x100000u	/* the first MiB: BIOS data, VGA, ROMs */
+
+extern char kernel_start[], kernel_end[];
+static u32 used_map[MAX_PAGES / 32];	/* bit set: page not free */
+static unsigned long max_pfn, nr_total, nr_free, nr_reserved;
+static unsigned long search_hint;
+
+static bool page_used(unsigned long pfn) { return used_map[pfn / 32] & (1u << (pfn % 32)); }
+
+static void set_used(unsigned long pfn, bool used)
+{
+	if (used)
+		used_map[pfn / 32] |= 1u << (pfn % 32);
+	else
+		used_map[pfn / 32] &= ~(1u << (pfn % 32));
+}
+
+static void free_range(u64 start, u64 end)
+{
+	unsigned long pfn = (unsigned long)(ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT);
+	unsigned long last = (unsigned long)(min(end, (u64)MAX_PHYS) >> PAGE_SHIFT);
+
+	for (; pfn < last; pfn++) {
+		if (!page_used(pfn))
+			continue;
+		set_used(pfn, false);
+		nr_total++;
+		nr_free++;
+		if (pfn + 1 > max_pfn)
+			max_pfn = pfn + 1;
+	}
+}
+
+static void reserve_range(u32 start, u32 end)
+{
+	for (u32 pfn = start >> PAGE_SHIFT; pfn < ALIGN_UP(end, PAGE_SIZE) >> PAGE_SHIFT; pfn++) {
+		if (page_used(pfn))
+			continue;
+		set_used(pfn, true);
+		nr_free--;
+		nr_reserved++;
+	}
+}
+
+void page_alloc_init(const struct multiboot_info *mbi)
+{
+	u32 p, end = mbi->mmap_addr + mbi->mmap_length;
+
+	memset(used_map, 0xff, sizeof(used_map));
+	if (mbi->flags & MULTIBOOT_INFO_MEM_MAP) {
+		for (p = mbi->mmap_addr; p < end;) {
+			const struct multiboot_mmap_entry *e = (const void *)p;
+
+			if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
+				free_range(e->addr, e->addr + e->len);
+			p += e->size + 4;
+		}
+	} else if (mbi->flags & MULTIBOOT_INFO_MEMORY) {
+		free_range(LOW_LIMIT, LOW_LIMIT + (u64)mbi->mem_upper * 1024);
+	}
+	reserve_range(0, LOW_LIMIT);
+	reserve_range((u32)kernel_start, (u32)kernel_end);
+	pr_info("mm: %lu KiB usable, %lu KiB free after the kernel\n", nr_total * 4, nr_free * 4);
+}
+
+void *alloc_pages(unsigned int n)
+{
+	unsigned long i, run = 0;
+
+	if (n == 0 || n > nr_free)
+		return NULL;
+	for (i = 0; i < max_pfn + n; i++) {
+		unsigned long p = (search_hint + i) % max_pfn;
+
+		if (p == 0)
+			run = 0;	/* a run cannot wrap around the end */
+		run = page_used(p) ? 0 : run + 1;
+		if (run == n) {
+			unsigned long first = p + 1 - n;
+
+			for (unsigned long q = first; q <= p; q++)
+				set_used(q, true);
+			nr_free -= n;
+			search_hint = p + 1;
+			return (void *)(first << PAGE_SHIFT);
+		}
+	}
+	return NULL;
+}
+
+void free_pages(void *addr, unsigned int n)
+{
+	unsigned long pfn = (u32)addr >> PAGE_SHIFT;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (WARN(!page_used(pfn + i), "free_pages: page %#lx is already free", pfn + i))
+			continue;
+		set_used(pfn + i, false);
+		nr_free++;
+	}
+	if (pfn < search_hint)
+		search_hint = pfn;
+}
+
+void page_get_stats(struct page_stats *st)
+{
+	st->total = nr_total;
+	st->free = nr_free;
+	st->reserved = nr_reserved;
+}

@@ -1,0 +1,164 @@
+/*
+ * module.c: the module table and the lsmod, modprobe and rmmod commands.
+ * Modules are linked into the kernel, but their init and exit run at
+ * modprobe and rmmod time, with parameters, as loadable modules' do.
+ */
+#include <kobold/errno.h>
+#include <kobold/module.h>
+#include <kobold/param.h>
+#include <kobold/printk.h>
+#include <kobold/shell.h>
+#include <kobold/string.h>
+
+#define MAX_MODULES 16
+
+struct module {
+	const char *name;
+	int (*init)(void);
+	void (*exit)(void);
+	bool loaded;
+};
+
+extern const struct module_call __start_modules[], __stop_modules[];
+extern const u32 module_sizes[] __attribute__((weak));	/* pairs: name, bytes */
+static struct module modules[MAX_MODULES];
+static int nr_modules;
+
+static struct module *find_module(const char *name)
+{
+	for (int i = 0; i < nr_modules; i++)
+		if (strcmp(modules[i].name, name) == 0)
+			return &modules[i];
+	return NULL;
+}
+
+/* Joins each file's module_init and module_exit records into one entry. */
+static void build_table(void)
+{
+	for (const struct module_call *c = __start_modules; c < __stop_modules; c++) {
+		struct module *m = find_module(c->name);
+
+		if (!m) {
+			if (WARN(nr_modules == MAX_MODULES, "too many modules"))
+				return;
+			m = &modules[nr_modules++];
+			m->name = c->name;
+		}
+		if (c->init)
+			m->init = c->init;
+		if (c->exit)
+			m->exit = c->exit;
+	}
+}
+
+static u32 module_size(const char *name)
+{
+	if (!&module_sizes)
+		return 0;
+	for (const u32 *p = module_sizes; p[0]; p += 2)
+		if (strcmp((const char *)p[0], name) == 0)
+			return p[1];
+	return 0;
+}
+
+bool module_is_loaded(const char *name)
+{
+	struct module *m = find_module(name);
+
+	return m && m->loaded;
+}
+
+int module_load(const char *name, int argc, char **argv)
+{
+	struct module *m = find_module(name);
+	int err;
+
+	if (!m)
+		return -ENOENT;
+	if (m->loaded)
+		return 0;	/* as modprobe: loading a loaded module is no error */
+	err = module_params_apply(name, argc, argv);
+	if (!err && m->init)
+		err = m->init();
+	if (err)
+		return err;
+	m->loaded = true;
+	return 0;
+}
+
+int module_unload(const char *name)
+{
+	struct module *m = find_module(name);
+
+	if (!m || !m->loaded)
+		return -ENOENT;
+	if (!m->exit)
+		return -EBUSY;
+	m->exit();
+	m->loaded = false;
+	return 0;
+}
+
+void load_builtin_modules(void)
+{
+	int err;
+
+	build_table();
+	for (int i = 0; i < nr_modules; i++) {
+		err = module_load(modules[i].name, 0, NULL);
+		if (err)
+			pr_err("%s: init failed: %s\n", modules[i].name, kstrerror(err));
+	}
+}
+
+static int cmd_lsmod(int argc, char **argv)
+{
+	sh_printf("Module                  Size  Used by\n");
+	for (int i = 0; i < nr_modules; i++)
+		if (modules[i].loaded)
+			sh_printf("%-19s %8u  0\n", modules[i].name, module_size(modules[i].name));
+	return 0;
+}
+SHELL_COMMAND("lsmod", "", "list the loaded modules", cmd_lsmod);
+
+static int cmd_modprobe(int argc, char **argv)
+{
+	int err;
+
+	if (argc < 2) {
+		sh_err("modprobe: ERROR: missing module name.\n");
+		return 1;
+	}
+	err = module_load(argv[1], argc - 2, argv + 2);
+	if (err == -ENOENT && !find_module(argv[1])) {
+		sh_err("modprobe: FATAL: Module %s not found.\n", argv[1]);
+		return 1;
+	}
+	if (err) {
+		sh_err("modprobe: ERROR: could not insert '%s': %s\n", argv[1], kstrerror(err));
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND("modprobe", "NAME [PARAM=VAL...]", "load a module, with parameters", cmd_modprobe);
+
+static int cmd_rmmod(int argc, char **argv)
+{
+	int err;
+
+	if (argc != 2) {
+		sh_err("rmmod: ERROR: usage: rmmod NAME\n");
+		return 1;
+	}
+	err = module_unload(argv[1]);
+	if (err == -ENOENT) {
+		sh_err("rmmod: ERROR: Module %s is not currently loaded\n", argv[1]);
+		return 1;
+	}
+	if (err) {
+		sh_err("rmmod: ERROR: could not remove module %s: %s\n", argv[1], kstrerror(err));
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND("rmmod", "NAME", "unload a module", cmd_rmmod);

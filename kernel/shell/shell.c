@@ -1,0 +1,168 @@
+/*
+ * shell.c: the kernel's shell. Reads a line with the line editor, splits it,
+ * finds the command in the table (the shell_cmds section) and runs it, with
+ * its output captured for a "> FILE" redirection.
+ */
+#include <kobold/console.h>
+#include <kobold/errno.h>
+#include <kobold/readline.h>
+#include <kobold/shell.h>
+#include <kobold/shell_fs.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+
+#define REDIRECT_MAX 4096	/* an attribute takes at most 4095 bytes anyway */
+
+static struct readline rl;
+static char prompt[SHELL_LINE_MAX + 16];
+static struct shell_cmdline cmdline;
+static char redirect_buf[REDIRECT_MAX];
+static size_t redirect_len;
+static bool redirecting, redirect_overflow;
+
+void sh_write(const char *s, size_t n)
+{
+	if (!redirecting) {
+		console_write(s, n);
+		return;
+	}
+	if (redirect_len + n > REDIRECT_MAX) {
+		redirect_overflow = true;
+		n = REDIRECT_MAX - redirect_len;
+	}
+	memcpy(redirect_buf + redirect_len, s, n);
+	redirect_len += n;
+}
+
+static void sh_vprintf(void (*emit)(const char *, size_t), const char *fmt, va_list ap)
+{
+	char buf[256], *big;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < (int)sizeof(buf)) {
+		emit(buf, (size_t)n);
+	} else if ((big = kmalloc((size_t)n + 1))) {
+		vsnprintf(big, (size_t)n + 1, fmt, again);
+		emit(big, (size_t)n);
+		kfree(big);
+	} else {
+		emit(buf, sizeof(buf) - 1);
+	}
+	va_end(again);
+}
+
+void sh_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sh_vprintf(sh_write, fmt, ap);
+	va_end(ap);
+}
+
+void sh_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sh_vprintf(console_write, fmt, ap);
+	va_end(ap);
+}
+
+static const struct shell_command *find_command(const char *name)
+{
+	for (const struct shell_command *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static int run_redirected(const struct shell_command *c, struct shell_cmdline *cl)
+{
+	int status, err;
+
+	redirecting = true;
+	redirect_len = 0;
+	redirect_overflow = false;
+	status = c->fn(cl->argc, cl->argv);
+	redirecting = false;
+	if (redirect_overflow) {
+		sh_err("%s: write error: %s\n", c->name, kstrerror(-EFBIG));
+		return 1;
+	}
+	err = shell_write_file(cl->redirect, redirect_buf, redirect_len);
+	if (err == -ENOENT || err == -ENOTDIR || err == -EISDIR || err == -ELOOP ||
+	    err == -ENAMETOOLONG) {
+		sh_err("kobold: %s: %s\n", cl->redirect, kstrerror(err));
+		return 1;
+	}
+	if (err) {
+		sh_err("%s: write error: %s\n", c->name, kstrerror(err));
+		return 1;
+	}
+	return status;
+}
+
+int shell_execute(const char *line)
+{
+	const struct shell_command *c;
+	const char *err;
+
+	if (shell_parse(line, &cmdline, &err)) {
+		sh_err("kobold: %s\n", err);
+		return 2;
+	}
+	if (cmdline.argc == 0)
+		return 0;
+	c = find_command(cmdline.argv[0]);
+	if (!c) {
+		sh_err("%s: command not found\n", cmdline.argv[0]);
+		return 127;
+	}
+	if (cmdline.redirect)
+		return run_redirected(c, &cmdline);
+	return c->fn(cmdline.argc, cmdline.argv);
+}
+
+/* Tab on the first word completes command names, later words paths. */
+static void complete(struct readline *r, const char *line, size_t start)
+{
+	size_t n = r->len - start;
+	char word[64];
+
+	for (size_t i = 0; i < start; i++) {
+		if (line[i] != ' ') {
+			shell_complete_path(r, line + start, n);
+			return;
+		}
+	}
+	for (const struct shell_command *c = __start_shell_cmds; c < __stop_shell_cmds; c++) {
+		if (strncmp(c->name, line + start, n) == 0) {
+			scnprintf(word, sizeof(word), "%s ", c->name);
+			rl_add_candidate(r, word);
+		}
+	}
+}
+
+void shell_run(void)
+{
+	enum rl_status st;
+
+	rl_init(&rl, console_write, complete);
+	for (;;) {
+		scnprintf(prompt, sizeof(prompt), "kobold:%s# ", shell_cwd_path());
+		rl_start(&rl, prompt);
+		do
+			st = rl_feed(&rl, console_getc());
+		while (st == RL_EDITING);
+		if (st == RL_TOO_LONG)
+			sh_err("kobold: line too long (at most %d characters)\n", RL_LINE_MAX - 1);
+		if (st != RL_LINE)
+			continue;
+		rl_history_add(&rl, rl.line);
+		shell_execute(rl.line);
+	}
+}

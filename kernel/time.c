@@ -1,0 +1,83 @@
+/*
+ * time.c: the kernel's clocks. The 8254 PIT ticks at HZ for jiffies; the
+ * CPU's time stamp counter, calibrated against PIT channel 2, gives
+ * nanoseconds since the first instruction (boot.S saves that TSC value).
+ */
+#include <asm/io.h>
+#include <asm/irq.h>
+#include <kobold/clock.h>
+#include <kobold/printk.h>
+#include <kobold/time.h>
+
+#define PIT_HZ 1193182
+#define PIT_CH0 0x40
+#define PIT_CH2 0x42
+#define PIT_MODE 0x43
+#define PORT_B 0x61	/* bit 0: channel 2 gate, bit 5: channel 2 output */
+#define CALIBRATE_MS 10
+
+extern u64 boot_tsc;
+static u32 tsc_khz;
+volatile unsigned long jiffies;
+
+static enum irqreturn timer_interrupt(int irq, void *dev)
+{
+	jiffies++;
+	return IRQ_HANDLED;
+}
+
+/* Count TSC cycles while PIT channel 2 counts down CALIBRATE_MS in mode 0. */
+static u32 calibrate_tsc_khz(void)
+{
+	u32 count = PIT_HZ * CALIBRATE_MS / 1000;
+	u64 t0, t1;
+
+	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);
+	outb(PIT_MODE, 0xb0);	/* channel 2, lobyte/hibyte, mode 0 */
+	outb(PIT_CH2, count & 0xff);
+	outb(PIT_CH2, count >> 8);
+	t0 = rdtsc();
+	while (!(inb(PORT_B) & 0x20))
+		;
+	t1 = rdtsc();
+	return (u32)((t1 - t0) / CALIBRATE_MS);
+}
+
+void time_init(void)
+{
+	u32 divisor = PIT_HZ / HZ;
+
+	tsc_khz = calibrate_tsc_khz();
+	outb(PIT_MODE, 0x34);	/* channel 0, lobyte/hibyte, mode 2 (rate generator) */
+	outb(PIT_CH0, divisor & 0xff);
+	outb(PIT_CH0, divisor >> 8);
+	request_irq(0, timer_interrupt, "timer", NULL);
+	pr_info("tsc: calibrated against the PIT: %u.%03u MHz\n", tsc_khz / 1000,
+		tsc_khz % 1000);
+}
+
+u64 ktime_get_ns(void)
+{
+	u64 d;
+
+	if (!tsc_khz)
+		return 0;
+	d = rdtsc() - boot_tsc;
+	return d / tsc_khz * 1000000ULL + d % tsc_khz * 1000000ULL / tsc_khz;
+}
+
+void mdelay(unsigned int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * 1000000ULL;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+void udelay(unsigned int us)
+{
+	u64 end = ktime_get_ns() + (u64)us * 1000ULL;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}

@@ -1,0 +1,112 @@
+/*
+ * traps.c: CPU exceptions. A fault in the kernel is fatal: it is reported
+ * the way Linux reports an oops (what faulted, the registers, a backtrace
+ * with symbol names), and then the kernel panics.
+ */
+#include <asm/io.h>
+#include <asm/irq.h>
+#include <asm/traps.h>
+#include <kobold/kallsyms.h>
+#include <kobold/panic.h>
+#include <kobold/printk.h>
+
+#define PF_WRITE 0x02
+#define PF_PRESENT 0x01
+#define MAX_FRAMES 32
+
+extern char boot_stack_bottom[], boot_stack_top[];
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "int3", "overflow", "bounds",
+	"invalid opcode", "device not available", "double fault",
+	"coprocessor segment overrun", "invalid TSS", "segment not present",
+	"stack segment", "general protection fault", "page fault", "reserved",
+	"x87 floating point", "alignment check", "machine check", "SIMD floating point",
+	"virtualization", "control protection",
+};
+
+struct stack_frame {
+	struct stack_frame *next;
+	u32 ret;
+};
+
+static bool on_stack(const void *p)
+{
+	return (const char *)p >= boot_stack_bottom &&
+	       (const char *)p + sizeof(struct stack_frame) <= boot_stack_top;
+}
+
+/*
+ * Prints the faulting address (if any), then walks the frame-pointer chain
+ * (the kernel is built with frame pointers) for the callers.
+ */
+void show_trace(u32 eip, u32 ebp)
+{
+	const struct stack_frame *f = (const void *)ebp;
+
+	printk(KERN_EMERG "Call Trace:\n");
+	if (eip)
+		print_ip_sym(KERN_EMERG, eip);
+	for (int i = 0; i < MAX_FRAMES && on_stack(f) && f->ret; i++, f = f->next)
+		print_ip_sym(KERN_EMERG, f->ret - 1);	/* the call, not the return point */
+}
+
+void dump_stack(void)
+{
+	show_trace(0, (u32)__builtin_frame_address(0));
+}
+
+static void show_regs(const struct pt_regs *r)
+{
+	const char *name;
+	u32 off, size;
+
+	if (ksym_lookup(r->eip, &name, &off, &size))
+		printk(KERN_EMERG "EIP: %s+0x%x/0x%x\n", name, off, size);
+	else
+		printk(KERN_EMERG "EIP: %08x\n", r->eip);
+	printk(KERN_EMERG "EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n", r->eax, r->ebx,
+	       r->ecx, r->edx);
+	printk(KERN_EMERG "ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n", r->esi, r->edi,
+	       r->ebp, (u32)&r->eflags + 4);
+	printk(KERN_EMERG "DS: %04x ES: %04x CS: %04x EFLAGS: %08x\n", r->ds & 0xffff,
+	       r->es & 0xffff, r->cs & 0xffff, r->eflags);
+}
+
+static void page_fault_header(const struct pt_regs *r, u32 cr2)
+{
+	if (cr2 < 4096)
+		printk(KERN_EMERG "BUG: kernel NULL pointer dereference, address: %08x\n", cr2);
+	else
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %08x\n", cr2);
+	printk(KERN_EMERG "#PF: supervisor %s access in kernel mode\n",
+	       r->error_code & PF_WRITE ? "write" : "read");
+	printk(KERN_EMERG "#PF: error_code(0x%04x) - %s\n", r->error_code,
+	       r->error_code & PF_PRESENT ? "protection violation" : "not-present page");
+}
+
+static __noreturn void die(struct pt_regs *r)
+{
+	u32 cr2 = read_cr2();
+
+	if (r->vector == 14)
+		page_fault_header(r, cr2);
+	else
+		printk(KERN_EMERG "%s: %04x [#1]\n", exception_names[r->vector] ?
+		       exception_names[r->vector] : "exception", r->error_code);
+	printk(KERN_EMERG "Oops: %04x [#1]\n", r->error_code);
+	show_regs(r);
+	if (r->vector == 14)
+		printk(KERN_EMERG "CR2: %08x\n", cr2);
+	show_trace(r->eip, r->ebp);
+	panic("Fatal exception");
+}
+
+void trap_dispatch(struct pt_regs *regs)
+{
+	if (regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) {
+		irq_dispatch((int)regs->vector - IRQ_BASE);
+		return;
+	}
+	die(regs);
+}
