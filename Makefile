@@ -55,12 +55,23 @@ OBJS := $(ASM_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_SRCS:%.c=$(BUILD)/%.o)
 .PHONY: all
 all: $(KERNEL)
 
-$(BUILD)/%.o: %.c
+# The compiler and a 32-bit libgcc, checked once (installed as root).
+$(BUILD)/.toolchain:
+	@mkdir -p $(BUILD)
+	$(Q)$(NEED) $(firstword $(CC)) gcc
+	$(Q)$(NEED) make make
+	$(Q)echo 'int main(void){return 0;}' | $(CC) -m32 -x c - -nostdlib -static -lgcc \
+		-Wl,-e,main -o $(BUILD)/.toolchain-probe 2>/dev/null || \
+		$(NEED) /usr/lib/gcc/x86_64-linux-gnu/$$($(CC) -dumpversion)/32/libgcc.a gcc-multilib
+	$(Q)rm -f $(BUILD)/.toolchain-probe
+	$(Q)touch $@
+
+$(BUILD)/%.o: %.c | $(BUILD)/.toolchain
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -DKBUILD_MODNAME='"$(basename $(notdir $<))"' -MMD -MP -c $< -o $@
 
-$(BUILD)/%.o: %.S
+$(BUILD)/%.o: %.S | $(BUILD)/.toolchain
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@

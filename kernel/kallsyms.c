@@ -16,7 +16,8 @@ bool ksym_lookup(u32 addr, const char **name, u32 *offset, u32 *size)
 {
 	u32 lo = 0, hi, mid;
 
-	if (!&ksym_count || ksym_count == 0 || addr < ksym_addrs[0])
+	if (!&ksym_count || ksym_count == 0 || addr < ksym_addrs[0] ||
+	    addr >= (u32)kernel_text_end)
 		return false;
 	hi = ksym_count;
 	while (hi - lo > 1) {	/* the last symbol at or below addr */

@@ -36,24 +36,35 @@ static bool on_stack(const void *p)
 	       (const char *)p + sizeof(struct stack_frame) <= boot_stack_top;
 }
 
-/*
- * Prints the faulting address (if any), then walks the frame-pointer chain
- * (the kernel is built with frame pointers) for the callers.
- */
-void show_trace(u32 eip, u32 ebp)
+/* Walks the frame-pointer chain: the kernel is built with frame pointers. */
+static void walk_frames(u32 ebp)
 {
 	const struct stack_frame *f = (const void *)ebp;
 
-	printk(KERN_EMERG "Call Trace:\n");
-	if (eip)
-		print_ip_sym(KERN_EMERG, eip);
 	for (int i = 0; i < MAX_FRAMES && on_stack(f) && f->ret; i++, f = f->next)
-		print_ip_sym(KERN_EMERG, f->ret - 1);	/* the call, not the return point */
+		print_ip_sym(KERN_EMERG, f->ret);
 }
 
 void dump_stack(void)
 {
-	show_trace(0, (u32)__builtin_frame_address(0));
+	printk(KERN_EMERG "Call Trace:\n");
+	walk_frames((u32)__builtin_frame_address(0));
+}
+
+/*
+ * Between the faulting stack pointer and the first frame, a function that
+ * already dropped its frame may have left its return address: list any
+ * kernel code address there with "?", as Linux marks unreliable entries.
+ */
+static void scan_stack(u32 esp, u32 ebp)
+{
+	for (const u32 *p = (const u32 *)esp; (u32)p < ebp && on_stack(p); p++) {
+		const char *name;
+		u32 off, size;
+
+		if (*p != 0 && ksym_lookup(*p, &name, &off, &size) && off > 0)
+			printk(KERN_EMERG " ? [<%08x>] %s+0x%x/0x%x\n", *p, name, off, size);
+	}
 }
 
 static void show_regs(const struct pt_regs *r)
@@ -98,7 +109,10 @@ static __noreturn void die(struct pt_regs *r)
 	show_regs(r);
 	if (r->vector == 14)
 		printk(KERN_EMERG "CR2: %08x\n", cr2);
-	show_trace(r->eip, r->ebp);
+	printk(KERN_EMERG "Call Trace:\n");
+	print_ip_sym(KERN_EMERG, r->eip);
+	scan_stack((u32)&r->eflags + 4, r->ebp);
+	walk_frames(r->ebp);
 	panic("Fatal exception");
 }
 

@@ -4,7 +4,8 @@
 # usage: gen-ksyms.sh NM ELF > ksyms.S
 set -e
 "$1" -n --defined-only "$2" | awk '
-$2 ~ /^[tTwW]$/ && $3 !~ /^\./ {
+BEGIN { n = 0 }
+NF == 3 && $2 ~ /^[tTwW]$/ && $3 !~ /^\./ && $3 !~ /^kernel_/ {
 	addr[n] = $1; name[n] = $3; n++
 }
 END {

@@ -19,9 +19,9 @@ struct lkdtm_victim {
 static struct lkdtm_victim *volatile victim;
 
 /* noipa: not inlined or cloned, so the backtrace shows this function by name. */
-static __attribute__((noipa)) int lkdtm_do_null_deref(struct lkdtm_victim *v)
+static __attribute__((noipa)) void lkdtm_do_null_deref(struct lkdtm_victim *v)
 {
-	return v->value;	/* reads address 4: page 0 is not mapped */
+	pr_info("lkdtm: value %d\n", v->value);	/* reads address 4: page 0 is unmapped */
 }
 
 void lkdtm_run(void)
@@ -33,5 +33,5 @@ void lkdtm_run(void)
 		return;
 	}
 	pr_info("lkdtm: performing direct entry NULL_DEREF\n");
-	pr_info("lkdtm: value %d\n", lkdtm_do_null_deref(victim));
+	lkdtm_do_null_deref(victim);
 }

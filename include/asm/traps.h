@@ -5,6 +5,5 @@
 #include <asm/ptrace.h>
 
 void trap_dispatch(struct pt_regs *regs);
-void show_trace(u32 eip, u32 ebp);
 
 #endif

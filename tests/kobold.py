@@ -1,0 +1,188 @@
+"""kobold.py: boots Kobold in QEMU and drives its shell over the serial port.
+
+Every test goes through Kobold: it starts qemu-system-i386 with the kernel,
+waits for the prompt, sends commands and returns what they printed. A PANIC
+line fails the test at once; QEMU is always killed at the end.
+"""
+import os
+import re
+import socket
+import subprocess
+import time
+
+import pexpect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KERNEL = os.environ.get("KOBOLD_KERNEL", os.path.join(ROOT, "build", "kobold.elf"))
+ISO = os.environ.get("KOBOLD_ISO", os.path.join(ROOT, "build", "kobold.iso"))
+QEMU = os.environ.get("KOBOLD_QEMU", "qemu-system-i386")
+TIMEOUT = float(os.environ.get("KOBOLD_TIMEOUT", "30"))
+PROMPT = re.compile(r"kobold:(/[^\r\n#]*)# ")
+EXIT_SUCCESS = 33  # isa-debug-exit: (0x10 << 1) | 1
+EXIT_FAILURE = 35  # (0x11 << 1) | 1
+
+
+class KernelPanic(AssertionError):
+    pass
+
+
+class Kobold:
+    def __init__(self, append="", qemu_args=(), grub=False, timeout=None, monitor=None):
+        self.timeout = timeout or TIMEOUT
+        self.monitor_path = monitor
+        args = ["-M", "pc", "-m", "256M", "-no-reboot", "-display", "none",
+                "-chardev", "stdio,id=console,signal=off", "-serial", "chardev:console",
+                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        if monitor:
+            args += ["-monitor", "unix:%s,server=on,wait=off" % monitor]
+        else:
+            args += ["-monitor", "none"]
+        if grub:
+            args += ["-cdrom", ISO, "-boot", "d"]
+        else:
+            args += ["-kernel", KERNEL]
+            if append:
+                args += ["-append", append]
+        args += list(qemu_args)
+        self.args = args
+        self.log = []
+        self.child = pexpect.spawn(QEMU, args, encoding="utf-8", codec_errors="replace",
+                                   timeout=self.timeout, echo=False)
+
+    # -- waiting -------------------------------------------------------------
+    def expect(self, pattern, timeout=None):
+        """Waits for pattern (a regex or a list); fails at once on PANIC."""
+        patterns = pattern if isinstance(pattern, list) else [pattern]
+        idx = self.child.expect(patterns + ["PANIC[^\n]*", pexpect.EOF, pexpect.TIMEOUT],
+                                timeout=timeout or self.timeout)
+        self.log.append(self.child.before + (self.child.after if isinstance(self.child.after, str) else ""))
+        if idx == len(patterns):
+            self._drain()
+            raise KernelPanic("kernel panic:\n" + self.transcript()[-4000:])
+        if idx == len(patterns) + 1:
+            raise AssertionError("QEMU exited early:\n" + self.transcript()[-4000:])
+        if idx == len(patterns) + 2:
+            raise AssertionError("timed out waiting for %r:\n%s" % (patterns, self.transcript()[-4000:]))
+        return idx
+
+    def _drain(self):
+        try:
+            self.child.expect(pexpect.EOF, timeout=2)
+            self.log.append(self.child.before)
+        except pexpect.TIMEOUT:
+            pass
+
+    def transcript(self):
+        return "".join(self.log).replace("\r", "")
+
+    def wait_prompt(self):
+        self.expect(PROMPT)
+        return self.child.match.group(1)
+
+    # -- commands ------------------------------------------------------------
+    def send(self, text):
+        """Sends raw bytes as typed, in small pieces so the UART keeps up."""
+        for i in range(0, len(text), 64):
+            self.child.send(text[i:i + 64])
+            time.sleep(0.002)
+
+    def run(self, command, timeout=None):
+        """Types command and Enter; returns what it printed before the next prompt."""
+        self.send(command + "\r")
+        self.expect(PROMPT, timeout=timeout)
+        out = self.child.before.replace("\r", "")
+        # The first line is the echo of what was typed.
+        first, _, rest = out.partition("\n")
+        return rest
+
+    def cwd(self):
+        return self.child.match.group(1)
+
+    def output(self):
+        """What was printed before the last match, without carriage returns."""
+        return self.child.before.replace("\r", "")
+
+    # -- ending --------------------------------------------------------------
+    def wait_exit(self, timeout=None):
+        """Waits for QEMU to exit; returns its exit status."""
+        try:
+            self.child.expect(pexpect.EOF, timeout=timeout or self.timeout)
+        except pexpect.TIMEOUT:
+            raise AssertionError("QEMU did not exit:\n" + self.transcript()[-4000:])
+        self.log.append(self.child.before)
+        self.child.close()
+        if "PANIC" in self.transcript():
+            raise KernelPanic("kernel panic:\n" + self.transcript()[-4000:])
+        return self.child.exitstatus
+
+    def monitor(self, command):
+        """Sends one command to QEMU's human monitor and returns its reply."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(self.timeout)
+        for _ in range(100):
+            try:
+                s.connect(self.monitor_path)
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                time.sleep(0.05)
+        data = b""
+        while b"(qemu) " not in data:
+            data += s.recv(4096)
+        s.sendall(command.encode() + b"\n")
+        data = b""
+        while data.count(b"(qemu) ") < 1:
+            data += s.recv(4096)
+        s.close()
+        return data.decode(errors="replace")
+
+    def close(self):
+        if self.child.isalive():
+            self.child.terminate(force=True)
+        self.child.close(force=True)
+
+
+def boot(append="", **kw):
+    """Starts QEMU and waits for the first prompt."""
+    k = Kobold(append, **kw)
+    try:
+        k.wait_prompt()
+    except BaseException:
+        k.close()
+        raise
+    return k
+
+
+def run_to_exit(append, timeout=None, **kw):
+    """Boots with append, waits for QEMU to exit; returns (status, transcript)."""
+    k = Kobold(append, timeout=timeout, **kw)
+    try:
+        try:
+            k.child.expect(pexpect.EOF, timeout=timeout or TIMEOUT)
+        except pexpect.TIMEOUT:
+            raise AssertionError("QEMU did not exit:\n" + "".join(k.log + [k.child.before])[-4000:])
+        k.log.append(k.child.before)
+        k.child.close()
+        return k.child.exitstatus, k.transcript()
+    finally:
+        k.close()
+
+
+KTAP_CASE = re.compile(r"^\s*(not ok|ok) (\d+) (\S+)")
+KTAP_SUBTEST = re.compile(r"^\s*# Subtest: (\S+)")
+
+
+def parse_ktap(text):
+    """Returns {"suite.case": (passed, diagnostics)} from nested KTAP output."""
+    results, suite, diag = {}, None, []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        m = KTAP_SUBTEST.match(line)
+        if m:
+            suite = m.group(1)
+            continue
+        m = KTAP_CASE.match(line)
+        if m and line.startswith("    ") and suite:
+            results["%s.%s" % (suite, m.group(3))] = (m.group(1) == "ok", "\n".join(diag))
+            diag = []
+        elif line.strip().startswith("#"):
+            diag.append(line.strip())
+    return results

@@ -1,0 +1,113 @@
+"""test_shell.py: the shell's line editing, parsing and built-in commands, over the serial port."""
+import re
+
+
+def test_help_lists_every_command_once_per_line(kernel):
+    out = kernel.run("help")
+    names = [line.split()[0] for line in out.strip().split("\n")]
+    for cmd in ["help", "echo", "dmesg", "meminfo", "poweroff", "reboot", "lsmod", "modprobe", "rmmod"]:
+        assert cmd in names, out
+    assert len(names) == len(set(names))
+
+
+def test_unknown_command(kernel):
+    assert kernel.run("frobnicate now").strip() == "frobnicate: command not found"
+
+
+def test_echo_joins_words_and_honours_quotes(kernel):
+    assert kernel.run('echo hello   "a  b" \'c "d"\' e\\ f').strip() == 'hello a  b c "d" e f'
+
+
+def test_syntax_errors_are_reported(kernel):
+    assert "unterminated quoted string" in kernel.run('echo "abc')
+    assert "unexpected token `newline'" in kernel.run("echo abc >")
+    assert "too many arguments" in kernel.run("echo " + " ".join(["x"] * 40))
+    assert kernel.run("echo still here").strip() == "still here"
+
+
+def test_redirect_to_missing_file_fails_cleanly(kernel):
+    out = kernel.run("echo 1 > /nonexistent")
+    assert "/nonexistent: No such file or directory" in out
+
+
+def test_backspace_and_ctrl_u_edit_the_line(kernel):
+    kernel.send("echo abcX\x7f\x7fd\r")
+    kernel.wait_prompt()
+    assert kernel.output().split("\n")[-2] == "abd"
+    kernel.send("garbage words\x15echo clean\r")
+    kernel.wait_prompt()
+    assert "clean" in kernel.child.before
+    assert "command not found" not in kernel.child.before
+
+
+def test_ctrl_c_drops_the_line(kernel):
+    kernel.send("echo never\x03")
+    kernel.wait_prompt()
+    assert "^C" in kernel.child.before
+    assert kernel.run("echo after").strip() == "after"
+
+
+def test_history_up_and_down(kernel):
+    for word in ["one", "two", "three"]:
+        kernel.run("echo " + word)
+    kernel.send("\x1b[A\x1b[A\r")  # up twice: "echo two"
+    kernel.wait_prompt()
+    assert kernel.output().rstrip("\n").split("\n")[-1] == "two"
+    # now: one, two, three, two. Up x3 reaches "echo two" (the older), down: "echo three"
+    kernel.send("\x1b[A\x1b[A\x1b[A\x1b[B\r")
+    kernel.wait_prompt()
+    assert kernel.output().rstrip("\n").split("\n")[-1] == "three"
+    kernel.send("\x1b[A\x1b[B\r")  # up then down: back to the empty new line
+    kernel.wait_prompt()
+    assert "command not found" not in kernel.output()
+
+
+def test_tab_completes_command_names(kernel):
+    kernel.send("mem\t")
+    kernel.expect("meminfo ")
+    kernel.send("\r")
+    kernel.wait_prompt()
+    assert "BytesInUse:" in kernel.child.before
+
+
+def test_tab_twice_lists_candidates(kernel):
+    kernel.send("re\t\t")
+    kernel.expect("reboot")
+    kernel.send("\x15\r")
+    kernel.wait_prompt()
+
+
+def test_very_long_line_is_refused_and_the_shell_survives(kernel):
+    kernel.send("echo " + "y" * 3000 + "\r")
+    kernel.expect("line too long")
+    kernel.wait_prompt()
+    assert kernel.run("echo ok").strip() == "ok"
+
+
+def test_binary_and_control_bytes_are_ignored(kernel):
+    kernel.send("echo \x01\x02\x7f\x80\xff\x1b[5~\x1bOPz\x00ok\r")
+    kernel.wait_prompt()
+    assert kernel.run("echo alive").strip() == "alive"
+
+
+def test_dmesg_has_timestamps(kernel):
+    lines = kernel.run("dmesg").strip().split("\n")
+    assert lines
+    assert all(re.match(r"\[\s*\d+\.\d{6}\] ", l) for l in lines), lines
+
+
+def test_meminfo_reports_counters(kernel):
+    out = kernel.run("meminfo")
+    fields = dict(re.findall(r"^(\w+):\s+(\d+)$", out, re.M))
+    for key in ["BytesInUse", "ObjectsInUse", "PeakBytes", "Failures", "PagesTotal", "PagesFree"]:
+        assert key in fields, out
+    assert int(fields["PeakBytes"]) >= int(fields["BytesInUse"]) > 0
+    verbose = kernel.run("meminfo -v")
+    assert re.search(r"^\s+\d+\s+\d+\s+\w+\+0x[0-9a-f]+/0x[0-9a-f]+$", verbose, re.M), verbose
+    assert "usage: meminfo [-v]" in kernel.run("meminfo -x")
+
+
+def test_modprobe_and_rmmod_errors_match_kmod(kernel):
+    assert kernel.run("modprobe nosuch").strip() == "modprobe: FATAL: Module nosuch not found."
+    assert kernel.run("rmmod nosuch").strip() == "rmmod: ERROR: Module nosuch is not currently loaded"
+    assert kernel.run("lsmod").startswith("Module                  Size  Used by")
