@@ -1,0 +1,19 @@
+/* base.h (internal): what the files of drivers/base share. */
+#ifndef DRIVERS_BASE_BASE_H
+#define DRIVERS_BASE_BASE_H
+
+#include <kobold/device.h>
+
+int devices_init(void);
+int buses_init(void);
+int classes_init(void);
+int ksysfs_init(void);
+
+int bus_add_device(struct device *dev);
+void bus_remove_device(struct device *dev);
+bool bus_is_registered(const struct bus_type *bus);
+extern struct kobj_type ktype_driver;
+
+int driver_probe_device(struct device_driver *drv, struct device *dev);
+
+#endif

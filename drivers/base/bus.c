@@ -1,0 +1,236 @@
+/*
+ * bus.c: bus types (Linux 2.6's drivers/base/bus.c): /sys/bus/<bus> with its
+ * devices/ and drivers/ directories, the bus's lists, and bus attributes.
+ */
+#include <kobold/device.h>
+#include <kobold/errno.h>
+#include <kobold/string.h>
+
+#include "base.h"
+
+struct kset bus_subsys;
+
+static struct bus_type *to_bus(struct kobject *kobj)
+{
+	return container_of(kobj, struct bus_type, subsys.kobj);
+}
+
+static ssize_t bus_attr_show(struct kobject *kobj, struct attribute *attr, char *buf)
+{
+	struct bus_attribute *ba = container_of(attr, struct bus_attribute, attr);
+
+	return ba->show ? ba->show(to_bus(kobj), buf) : -EIO;
+}
+
+static ssize_t bus_attr_store(struct kobject *kobj, struct attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct bus_attribute *ba = container_of(attr, struct bus_attribute, attr);
+
+	return ba->store ? ba->store(to_bus(kobj), buf, count) : -EIO;
+}
+
+static const struct sysfs_ops bus_sysfs_ops = {
+	.show = bus_attr_show,
+	.store = bus_attr_store,
+};
+
+/* bus_types are static: nothing to free. */
+static void bus_release(struct kobject *kobj __unused)
+{
+}
+
+static struct kobj_type ktype_bus = {
+	.release = bus_release,
+	.sysfs_ops = &bus_sysfs_ops,
+};
+
+bool bus_is_registered(const struct bus_type *bus)
+{
+	return bus->subsys.kobj.state == KOBJ_STATE_ADDED;
+}
+
+int bus_create_file(struct bus_type *bus, struct bus_attribute *attr)
+{
+	return sysfs_create_file(&bus->subsys.kobj, &attr->attr);
+}
+
+void bus_remove_file(struct bus_type *bus, struct bus_attribute *attr)
+{
+	sysfs_remove_file(&bus->subsys.kobj, &attr->attr);
+}
+
+static int add_dev_attrs(struct device *dev)
+{
+	struct device_attribute *a;
+	int err;
+
+	for (a = dev->bus->dev_attrs; a && a->attr.name; a++) {
+		err = device_create_file(dev, a);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void remove_dev_attrs(struct device *dev)
+{
+	struct device_attribute *a;
+
+	for (a = dev->bus->dev_attrs; a && a->attr.name; a++)
+		device_remove_file(dev, a);
+}
+
+/* The bus's files for a new device: its attributes and the two links. */
+int bus_add_device(struct device *dev)
+{
+	struct bus_type *bus = dev->bus;
+	int err;
+
+	if (!bus)
+		return 0;
+	err = add_dev_attrs(dev);
+	if (err)
+		return err;
+	err = sysfs_create_link(&bus->devices.kobj, &dev->kobj, kobject_name(&dev->kobj));
+	if (err)
+		return err;	/* device_add's unwinding removes the directory */
+	err = sysfs_create_link(&dev->kobj, &bus->subsys.kobj, "subsystem");
+	if (err) {
+		sysfs_remove_link(&bus->devices.kobj, kobject_name(&dev->kobj));
+		return err;
+	}
+	list_add_tail(&dev->bus_list, &bus->devices_list);
+	return 0;
+}
+
+void bus_remove_device(struct device *dev)
+{
+	struct bus_type *bus = dev->bus;
+
+	if (!bus)
+		return;
+	sysfs_remove_link(&dev->kobj, "subsystem");
+	sysfs_remove_link(&bus->devices.kobj, kobject_name(&dev->kobj));
+	remove_dev_attrs(dev);
+	list_del_init(&dev->bus_list);
+}
+
+int bus_for_each_dev(struct bus_type *bus, struct device *start, void *data,
+		     int (*fn)(struct device *dev, void *data))
+{
+	struct device *dev, *next;
+	bool started = !start;
+	int err;
+
+	list_for_each_entry_safe(dev, next, &bus->devices_list, bus_list) {
+		if (!started) {
+			started = dev == start;
+			continue;
+		}
+		err = fn(dev, data);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int bus_for_each_drv(struct bus_type *bus, struct device_driver *start, void *data,
+		     int (*fn)(struct device_driver *drv, void *data))
+{
+	struct kobject *k, *next;
+	bool started = !start;
+	int err;
+
+	list_for_each_entry_safe(k, next, &bus->drivers.list, entry) {
+		struct device_driver *drv = container_of(k, struct device_driver, kobj);
+
+		if (!started) {
+			started = drv == start;
+			continue;
+		}
+		err = fn(drv, data);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int add_bus_attrs(struct bus_type *bus)
+{
+	struct bus_attribute *a;
+	int err;
+
+	for (a = bus->bus_attrs; a && a->attr.name; a++) {
+		err = bus_create_file(bus, a);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int register_child_kset(struct bus_type *bus, struct kset *kset, const char *name)
+{
+	int err = kobject_set_name(&kset->kobj, "%s", name);
+
+	if (err)
+		return err;
+	kset->kobj.parent = &bus->subsys.kobj;
+	return kset_register(kset);
+}
+
+int bus_register(struct bus_type *bus)
+{
+	int err;
+
+	if (!bus->name || !*bus->name)
+		return -EINVAL;
+	err = kobject_set_name(&bus->subsys.kobj, "%s", bus->name);
+	if (err)
+		return err;
+	bus->subsys.kobj.kset = &bus_subsys;
+	bus->subsys.kobj.parent = NULL;
+	INIT_LIST_HEAD(&bus->devices_list);
+	err = kset_register(&bus->subsys);
+	if (err)
+		return err;
+	err = register_child_kset(bus, &bus->devices, "devices");
+	if (err)
+		goto out_subsys;
+	bus->drivers.ktype = &ktype_driver;	/* the type of its members */
+	err = register_child_kset(bus, &bus->drivers, "drivers");
+	if (err)
+		goto out_devices;
+	err = add_bus_attrs(bus);
+	if (err)
+		goto out_drivers;
+	devmodel_trace_kobj("bus_register", &bus->subsys.kobj, NULL);
+	return 0;
+
+out_drivers:
+	kset_unregister(&bus->drivers);
+out_devices:
+	kset_unregister(&bus->devices);
+out_subsys:
+	kset_unregister(&bus->subsys);
+	return err;
+}
+
+void bus_unregister(struct bus_type *bus)
+{
+	if (WARN(!list_empty(&bus->devices_list) || !list_empty(&bus->drivers.list),
+		 "bus '%s': bus_unregister with devices or drivers still registered",
+		 bus->name))
+		return;
+	devmodel_trace_kobj("bus_unregister", &bus->subsys.kobj, NULL);
+	kset_unregister(&bus->drivers);
+	kset_unregister(&bus->devices);
+	kset_unregister(&bus->subsys);
+}
+
+int buses_init(void)
+{
+	kobject_set_name(&bus_subsys.kobj, "bus");
+	bus_subsys.ktype = &ktype_bus;
+	return kset_register(&bus_subsys);
+}

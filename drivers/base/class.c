@@ -1,0 +1,407 @@
+/*
+ * class.c: device classes, as the LWN article "Driver porting: Device
+ * classes" describes them (Linux 2.6's drivers/base/class.c): struct class
+ * (/sys/class/<name>), struct class_device (/sys/class/<name>/<class_id>),
+ * their attributes, and class interfaces that follow a class's devices.
+ */
+#include <kobold/device.h>
+#include <kobold/errno.h>
+#include <kobold/string.h>
+
+#include "base.h"
+
+struct kset class_subsys;
+/* All class devices: no directory of its own, it only routes their events. */
+static struct kset class_obj_subsys;
+
+static struct class *to_class(struct kobject *kobj)
+{
+	return container_of(kobj, struct class, subsys.kobj);
+}
+
+/* ---- struct class ---- */
+
+static ssize_t class_attr_show(struct kobject *kobj, struct attribute *attr, char *buf)
+{
+	struct class_attribute *ca = container_of(attr, struct class_attribute, attr);
+
+	return ca->show ? ca->show(to_class(kobj), buf) : -EIO;
+}
+
+static ssize_t class_attr_store(struct kobject *kobj, struct attribute *attr,
+				const char *buf, size_t count)
+{
+	struct class_attribute *ca = container_of(attr, struct class_attribute, attr);
+
+	return ca->store ? ca->store(to_class(kobj), buf, count) : -EIO;
+}
+
+static const struct sysfs_ops class_sysfs_ops = {
+	.show = class_attr_show,
+	.store = class_attr_store,
+};
+
+static void class_release(struct kobject *kobj)
+{
+	struct class *cls = to_class(kobj);
+
+	if (cls->class_release)
+		cls->class_release(cls);
+	else	/* most classes are static, as in Linux: only a note */
+		pr_debug("class '%s' does not have a release() function, be careful\n",
+			 cls->name);
+}
+
+static struct kobj_type ktype_class = {
+	.release = class_release,
+	.sysfs_ops = &class_sysfs_ops,
+};
+
+int class_create_file(struct class *cls, const struct class_attribute *attr)
+{
+	return sysfs_create_file(&cls->subsys.kobj, &attr->attr);
+}
+
+void class_remove_file(struct class *cls, const struct class_attribute *attr)
+{
+	sysfs_remove_file(&cls->subsys.kobj, &attr->attr);
+}
+
+static int add_class_attrs(struct class *cls)
+{
+	struct class_attribute *a;
+	int err;
+
+	for (a = cls->class_attrs; a && a->attr.name; a++) {
+		err = class_create_file(cls, a);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int class_register(struct class *cls)
+{
+	int err;
+
+	if (!cls->name || !*cls->name)
+		return -EINVAL;
+	INIT_LIST_HEAD(&cls->children);
+	INIT_LIST_HEAD(&cls->interfaces);
+	err = kobject_set_name(&cls->subsys.kobj, "%s", cls->name);
+	if (err)
+		return err;
+	cls->subsys.kobj.kset = &class_subsys;
+	cls->subsys.kobj.parent = NULL;
+	err = kset_register(&cls->subsys);
+	if (err)
+		return err;
+	err = add_class_attrs(cls);
+	if (err) {
+		kset_unregister(&cls->subsys);
+		return err;
+	}
+	devmodel_trace_kobj("class_register", &cls->subsys.kobj, NULL);
+	return 0;
+}
+
+void class_unregister(struct class *cls)
+{
+	if (WARN(!list_empty(&cls->children),
+		 "class '%s': class_unregister with class devices still registered",
+		 cls->name))
+		return;
+	devmodel_trace_kobj("class_unregister", &cls->subsys.kobj, NULL);
+	kset_unregister(&cls->subsys);
+}
+
+/* ---- struct class_device ---- */
+
+static ssize_t class_dev_attr_show(struct kobject *kobj, struct attribute *attr,
+				   char *buf)
+{
+	struct class_device_attribute *ca =
+		container_of(attr, struct class_device_attribute, attr);
+
+	return ca->show ? ca->show(to_class_dev(kobj), buf) : -EIO;
+}
+
+static ssize_t class_dev_attr_store(struct kobject *kobj, struct attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct class_device_attribute *ca =
+		container_of(attr, struct class_device_attribute, attr);
+
+	return ca->store ? ca->store(to_class_dev(kobj), buf, count) : -EIO;
+}
+
+static const struct sysfs_ops class_dev_sysfs_ops = {
+	.show = class_dev_attr_show,
+	.store = class_dev_attr_store,
+};
+
+/* The device's own release, else its class's, else the article's complaint. */
+static void class_dev_release(struct kobject *kobj)
+{
+	struct class_device *cd = to_class_dev(kobj);
+	struct class *cls = cd->class;
+
+	if (cd->release)
+		cd->release(cd);
+	else if (cls && cls->release)
+		cls->release(cd);
+	else
+		WARN(1, "class_device '%s' does not have a release() function, it is broken and must be fixed.",
+		     cd->class_id);
+}
+
+static struct kobj_type ktype_class_device = {
+	.release = class_dev_release,
+	.sysfs_ops = &class_dev_sysfs_ops,
+};
+
+static int class_hotplug_filter(struct kset *kset __unused, struct kobject *kobj)
+{
+	return get_ktype(kobj) == &ktype_class_device && to_class_dev(kobj)->class;
+}
+
+static const char *class_hotplug_name(struct kset *kset __unused, struct kobject *kobj)
+{
+	return to_class_dev(kobj)->class->name;
+}
+
+/* MAJOR and MINOR for devices with a dev_t, then the class's own variables. */
+static int class_hotplug(struct kset *kset __unused, struct kobject *kobj, char **envp,
+			 int num_envp, char *buffer, int buffer_size)
+{
+	struct class_device *cd = to_class_dev(kobj);
+	int i = 0, len = 0, err = 0;
+
+	if (cd->devt)
+		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+					  "MAJOR=%u", MAJOR(cd->devt)) ?:
+		      add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+					  "MINOR=%u", MINOR(cd->devt));
+	if (!err && cd->class->hotplug)
+		err = cd->class->hotplug(cd, &envp[i], num_envp - i, &buffer[len],
+					 buffer_size - len);
+	return err;
+}
+
+static struct kset_hotplug_ops class_hotplug_ops = {
+	.filter = class_hotplug_filter,
+	.name = class_hotplug_name,
+	.hotplug = class_hotplug,
+};
+
+static ssize_t show_uevent(struct class_device *cd, char *buf)
+{
+	return kobject_uevent_show(&cd->kobj, buf);
+}
+
+static ssize_t store_uevent(struct class_device *cd, const char *buf, size_t count)
+{
+	return kobject_uevent_store(&cd->kobj, buf, count);
+}
+
+static CLASS_DEVICE_ATTR(uevent, S_IRUGO | S_IWUSR, show_uevent, store_uevent);
+
+static ssize_t show_dev(struct class_device *cd, char *buf)
+{
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u:%u\n", MAJOR(cd->devt), MINOR(cd->devt));
+}
+
+static CLASS_DEVICE_ATTR(dev, S_IRUGO, show_dev, NULL);
+
+int class_device_create_file(struct class_device *cd,
+			     const struct class_device_attribute *attr)
+{
+	return sysfs_create_file(&cd->kobj, &attr->attr);
+}
+
+void class_device_remove_file(struct class_device *cd,
+			      const struct class_device_attribute *attr)
+{
+	sysfs_remove_file(&cd->kobj, &attr->attr);
+}
+
+void class_device_initialize(struct class_device *cd)
+{
+	cd->kobj.kset = &class_obj_subsys;
+	kobject_init(&cd->kobj);
+	INIT_LIST_HEAD(&cd->node);
+}
+
+struct class_device *class_device_get(struct class_device *cd)
+{
+	return cd ? to_class_dev(kobject_get(&cd->kobj)) : NULL;
+}
+
+void class_device_put(struct class_device *cd)
+{
+	if (cd)
+		kobject_put(&cd->kobj);
+}
+
+static int add_links(struct class_device *cd)
+{
+	int err;
+
+	if (!cd->dev)
+		return 0;
+	err = sysfs_create_link(&cd->kobj, &cd->dev->kobj, "device");
+	if (!err && cd->dev->driver)
+		err = sysfs_create_link(&cd->kobj, &cd->dev->driver->kobj, "driver");
+	return err;
+}
+
+/* uevent, dev, the class's attributes and the links; all go with the directory. */
+static int add_files(struct class_device *cd)
+{
+	struct class_device_attribute *a;
+	int err;
+
+	err = class_device_create_file(cd, &class_device_attr_uevent);
+	if (!err && cd->devt)
+		err = class_device_create_file(cd, &class_device_attr_dev);
+	for (a = cd->class->class_dev_attrs; !err && a && a->attr.name; a++)
+		err = class_device_create_file(cd, a);
+	return err ? err : add_links(cd);
+}
+
+static void remove_files(struct class_device *cd)
+{
+	struct class_device_attribute *a;
+
+	sysfs_remove_link(&cd->kobj, "driver");
+	sysfs_remove_link(&cd->kobj, "device");
+	for (a = cd->class->class_dev_attrs; a && a->attr.name; a++)
+		class_device_remove_file(cd, a);
+	class_device_remove_file(cd, &class_device_attr_dev);
+	class_device_remove_file(cd, &class_device_attr_uevent);
+}
+
+static void interface_add(struct class_interface *intf, struct class_device *cd)
+{
+	devmodel_trace_kobj("class_interface_add", &cd->kobj, NULL);
+	if (intf->add)
+		intf->add(cd);
+}
+
+static void interface_remove(struct class_interface *intf, struct class_device *cd)
+{
+	devmodel_trace_kobj("class_interface_remove", &cd->kobj, NULL);
+	if (intf->remove)
+		intf->remove(cd);
+}
+
+int class_device_add(struct class_device *cd)
+{
+	struct class_interface *intf;
+	int err;
+
+	cd = class_device_get(cd);
+	if (!cd)
+		return -EINVAL;
+	err = -EINVAL;
+	if (!cd->class_id[0] || !cd->class)
+		goto out_put;
+	err = kobject_set_name(&cd->kobj, "%s", cd->class_id);
+	if (err)
+		goto out_put;
+	cd->kobj.parent = cd->parent ? &cd->parent->kobj : &cd->class->subsys.kobj;
+	err = kobject_add(&cd->kobj);
+	if (err)
+		goto out_put;
+	err = add_files(cd);
+	if (err)
+		goto out_del;
+	list_add_tail(&cd->node, &cd->class->children);
+	devmodel_trace_kobj("class_device_add", &cd->kobj, NULL);
+	list_for_each_entry(intf, &cd->class->interfaces, node)
+		interface_add(intf, cd);
+	kobject_hotplug(&cd->kobj, KOBJ_ADD);
+	class_device_put(cd);
+	return 0;
+
+out_del:
+	kobject_del(&cd->kobj);
+out_put:
+	class_device_put(cd);
+	return err;
+}
+
+int class_device_register(struct class_device *cd)
+{
+	class_device_initialize(cd);
+	return class_device_add(cd);
+}
+
+/*
+ * Interfaces first, then the event, then the files: both the interfaces'
+ * remove and the remove event still see the whole device.
+ */
+void class_device_del(struct class_device *cd)
+{
+	struct class_interface *intf;
+
+	if (WARN(cd->kobj.state != KOBJ_STATE_ADDED,
+		 "class_device_del: '%s' is not registered (%s)", cd->class_id,
+		 kobject_state_name(&cd->kobj)))
+		return;
+	devmodel_trace_kobj("class_device_del", &cd->kobj, NULL);
+	list_del_init(&cd->node);
+	list_for_each_entry(intf, &cd->class->interfaces, node)
+		interface_remove(intf, cd);
+	kobject_hotplug(&cd->kobj, KOBJ_REMOVE);
+	remove_files(cd);
+	kobject_del(&cd->kobj);	/* and whatever the driver forgot to remove */
+}
+
+void class_device_unregister(struct class_device *cd)
+{
+	class_device_del(cd);
+	class_device_put(cd);
+}
+
+/* ---- struct class_interface ---- */
+
+int class_interface_register(struct class_interface *intf)
+{
+	struct class_device *cd;
+
+	if (!intf || !intf->class || intf->class->subsys.kobj.state != KOBJ_STATE_ADDED)
+		return -ENODEV;
+	list_add_tail(&intf->node, &intf->class->interfaces);
+	list_for_each_entry(cd, &intf->class->children, node)
+		interface_add(intf, cd);
+	return 0;
+}
+
+void class_interface_unregister(struct class_interface *intf)
+{
+	struct class_device *cd;
+
+	if (!intf || !intf->class)
+		return;
+	list_del_init(&intf->node);
+	list_for_each_entry(cd, &intf->class->children, node)
+		interface_remove(intf, cd);
+}
+
+int classes_init(void)
+{
+	int err;
+
+	kobject_set_name(&class_subsys.kobj, "class");
+	class_subsys.ktype = &ktype_class;
+	err = kset_register(&class_subsys);
+	if (err)
+		return err;
+	/* initialised only: routes class devices' events, has no directory */
+	kobject_set_name(&class_obj_subsys.kobj, "class_obj");
+	class_obj_subsys.ktype = &ktype_class_device;
+	class_obj_subsys.hotplug_ops = &class_hotplug_ops;
+	kset_init(&class_obj_subsys);
+	return 0;
+}

@@ -1,0 +1,246 @@
+/*
+ * device.h: the Linux 2.6 driver model: devices on buses, the drivers that
+ * bind to them, and classes of devices as user space sees them (the LWN
+ * article "Driver porting: Device classes").
+ */
+#ifndef KOBOLD_DEVICE_H
+#define KOBOLD_DEVICE_H
+
+#include <kobold/kobject.h>
+#include <kobold/kobject_uevent.h>
+#include <kobold/list.h>
+#include <kobold/sysfs.h>
+#include <kobold/types.h>
+
+#define BUS_ID_SIZE 20
+
+struct device;
+struct device_driver;
+struct bus_type;
+struct class;
+struct class_device;
+
+#define __ATTR(_name, _mode, _show, _store)                      \
+	{ .attr = { .name = #_name, .mode = _mode }, .show = _show, .store = _store }
+#define __ATTR_RO(_name) __ATTR(_name, S_IRUGO, _name##_show, NULL)
+#define __ATTR_NULL { .attr = { .name = NULL } }	/* ends attribute arrays */
+
+/* ---- buses ---- */
+
+struct bus_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct bus_type *bus, char *buf);
+	ssize_t (*store)(struct bus_type *bus, const char *buf, size_t count);
+};
+#define BUS_ATTR(_name, _mode, _show, _store) \
+	struct bus_attribute bus_attr_##_name = __ATTR(_name, _mode, _show, _store)
+
+struct bus_type {
+	const char *name;
+	struct kset subsys;	/* /sys/bus/<name> */
+	struct kset drivers;	/* /sys/bus/<name>/drivers; its list holds the drivers */
+	struct kset devices;	/* /sys/bus/<name>/devices (links) */
+	struct list_head devices_list;	/* devices on the bus, in add order */
+	struct bus_attribute *bus_attrs;	/* arrays ended by __ATTR_NULL */
+	struct device_attribute *dev_attrs;
+	struct driver_attribute *drv_attrs;
+	/* Nonzero if drv can drive dev. */
+	int (*match)(struct device *dev, struct device_driver *drv);
+	/* Adds the bus's variables to a device's events (see add_hotplug_env_var). */
+	int (*hotplug)(struct device *dev, char **envp, int num_envp, char *buffer,
+		       int buffer_size);
+};
+
+int bus_register(struct bus_type *bus);
+void bus_unregister(struct bus_type *bus);	/* warns and keeps it if devices or drivers remain */
+/* fn returns nonzero to stop; it may unregister the device it is given, no other. */
+int bus_for_each_dev(struct bus_type *bus, struct device *start, void *data,
+		     int (*fn)(struct device *dev, void *data));
+int bus_for_each_drv(struct bus_type *bus, struct device_driver *start, void *data,
+		     int (*fn)(struct device_driver *drv, void *data));
+int bus_create_file(struct bus_type *bus, struct bus_attribute *attr);
+void bus_remove_file(struct bus_type *bus, struct bus_attribute *attr);
+
+/* ---- drivers ---- */
+
+struct driver_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct device_driver *drv, char *buf);
+	ssize_t (*store)(struct device_driver *drv, const char *buf, size_t count);
+};
+#define DRIVER_ATTR(_name, _mode, _show, _store) \
+	struct driver_attribute driver_attr_##_name = __ATTR(_name, _mode, _show, _store)
+
+struct device_driver {
+	const char *name;
+	struct bus_type *bus;
+	struct kobject kobj;	/* /sys/bus/<bus>/drivers/<name> */
+	struct list_head devices;	/* bound devices */
+	int (*probe)(struct device *dev);	/* 0 binds; an error leaves dev unbound */
+	int (*remove)(struct device *dev);
+};
+
+int driver_register(struct device_driver *drv);
+void driver_unregister(struct device_driver *drv);	/* calls remove for each bound device */
+int driver_create_file(struct device_driver *drv, struct driver_attribute *attr);
+void driver_remove_file(struct device_driver *drv, struct driver_attribute *attr);
+
+/* Binding (drivers/base/dd.c). Registering either side binds matching pairs. */
+int device_attach(struct device *dev);	/* 1 if bound */
+void driver_attach(struct device_driver *drv);
+void device_release_driver(struct device *dev);
+
+/* ---- devices ---- */
+
+struct device_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct device *dev, char *buf);
+	ssize_t (*store)(struct device *dev, const char *buf, size_t count);
+};
+#define DEVICE_ATTR(_name, _mode, _show, _store) \
+	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
+
+struct device {
+	struct list_head bus_list;	/* in bus->devices_list */
+	struct list_head driver_list;	/* in driver->devices */
+	struct device *parent;
+	struct kobject kobj;
+	char bus_id[BUS_ID_SIZE];	/* the name, unique on the bus */
+	struct bus_type *bus;
+	struct device_driver *driver;	/* bound driver, or NULL */
+	void *driver_data;
+	void *platform_data;
+	dev_t devt;	/* if set: a "dev" file "MAJ:MIN" */
+	bool is_root;	/* Kobold: made by root_device_register */
+	void (*release)(struct device *dev);
+};
+
+static inline struct device *to_dev(struct kobject *kobj)
+{
+	return container_of(kobj, struct device, kobj);
+}
+
+static inline void *dev_get_drvdata(struct device *dev)
+{
+	return dev->driver_data;
+}
+
+static inline void dev_set_drvdata(struct device *dev, void *data)
+{
+	dev->driver_data = data;
+}
+
+/*
+ * The device must start zeroed. With no parent it goes under
+ * /sys/devices/virtual. After device_initialize, drop it with put_device.
+ */
+void device_initialize(struct device *dev);
+int device_add(struct device *dev);
+int device_register(struct device *dev);
+void device_del(struct device *dev);
+void device_unregister(struct device *dev);
+struct device *get_device(struct device *dev);
+void put_device(struct device *dev);
+int device_create_file(struct device *dev, struct device_attribute *attr);
+void device_remove_file(struct device *dev, struct device_attribute *attr);
+
+/* A device at /sys/devices/NAME (as pci0000:00); NULL on failure (logged). */
+struct device *root_device_register(const char *name);
+void root_device_unregister(struct device *dev);
+
+/* ---- classes ---- */
+
+struct class_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct class *cls, char *buf);
+	ssize_t (*store)(struct class *cls, const char *buf, size_t count);
+};
+#define CLASS_ATTR(_name, _mode, _show, _store) \
+	struct class_attribute class_attr_##_name = __ATTR(_name, _mode, _show, _store)
+
+struct class_device_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct class_device *dev, char *buf);
+	ssize_t (*store)(struct class_device *dev, const char *buf, size_t count);
+};
+#define CLASS_DEVICE_ATTR(_name, _mode, _show, _store)                  \
+	struct class_device_attribute class_device_attr_##_name =       \
+		__ATTR(_name, _mode, _show, _store)
+
+struct class {
+	const char *name;
+	struct kset subsys;	/* /sys/class/<name> */
+	struct list_head children;	/* class devices, in add order */
+	struct list_head interfaces;	/* in registration order */
+	struct class_attribute *class_attrs;	/* arrays ended by __ATTR_NULL */
+	struct class_device_attribute *class_dev_attrs;
+	int (*hotplug)(struct class_device *dev, char **envp, int num_envp,
+		       char *buffer, int buffer_size);
+	void (*release)(struct class_device *dev);	/* for devices without their own */
+	void (*class_release)(struct class *cls);
+};
+
+struct class_device {
+	struct list_head node;	/* in class->children */
+	struct kobject kobj;	/* /sys/class/<class>/<class_id> */
+	struct class *class;
+	dev_t devt;	/* if set: a "dev" file and MAJOR/MINOR in events */
+	struct device *dev;	/* if set: "device" and "driver" links */
+	void *class_data;
+	struct class_device *parent;	/* optional: a subdirectory of another */
+	void (*release)(struct class_device *dev);
+	char class_id[BUS_ID_SIZE];
+};
+
+struct class_interface {
+	struct list_head node;
+	struct class *class;
+	int (*add)(struct class_device *dev);
+	void (*remove)(struct class_device *dev);
+};
+
+static inline struct class_device *to_class_dev(struct kobject *kobj)
+{
+	return container_of(kobj, struct class_device, kobj);
+}
+
+static inline void *class_get_devdata(struct class_device *dev)
+{
+	return dev->class_data;
+}
+
+static inline void class_set_devdata(struct class_device *dev, void *data)
+{
+	dev->class_data = data;
+}
+
+int class_register(struct class *cls);
+void class_unregister(struct class *cls);	/* warns and keeps it if devices remain */
+int class_create_file(struct class *cls, const struct class_attribute *attr);
+void class_remove_file(struct class *cls, const struct class_attribute *attr);
+
+/* The class device must start zeroed; after initialize, drop it with class_device_put. */
+void class_device_initialize(struct class_device *dev);
+int class_device_add(struct class_device *dev);
+int class_device_register(struct class_device *dev);
+void class_device_del(struct class_device *dev);
+void class_device_unregister(struct class_device *dev);
+struct class_device *class_device_get(struct class_device *dev);
+void class_device_put(struct class_device *dev);
+int class_device_create_file(struct class_device *dev,
+			     const struct class_device_attribute *attr);
+void class_device_remove_file(struct class_device *dev,
+			      const struct class_device_attribute *attr);
+
+int class_interface_register(struct class_interface *intf);
+void class_interface_unregister(struct class_interface *intf);
+
+/* The top of /sys: devices, bus, class. */
+extern struct kset devices_subsys;
+extern struct kset bus_subsys;
+extern struct kset class_subsys;
+
+/* Builds sysfs and /sys/{devices,bus,class,kernel}; first, before any registration. */
+int driver_init(void);
+
+#endif

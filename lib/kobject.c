@@ -1,0 +1,360 @@
+/*
+ * kobject.c: kobject and kset lifetimes (Linux 2.6's lib/kobject.c), plus a
+ * registry of every kobject not yet released, for the shell's `kobjects`.
+ * Misuse (a second add, a put too many) warns with a backtrace and does
+ * nothing else, so a student's bug shows up in the log, not as corruption.
+ */
+#include <kobold/errno.h>
+#include <kobold/kobject.h>
+#include <kobold/kobject_uevent.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+
+/* Initialised and not yet released, in kobject_init order. */
+static LIST_HEAD(kobject_live);
+
+static const char *const state_names[] = {
+	[KOBJ_STATE_NONE] = "uninitialized",
+	[KOBJ_STATE_INITIALIZED] = "initialized",
+	[KOBJ_STATE_ADDED] = "added",
+	[KOBJ_STATE_DELETED] = "deleted",
+	[KOBJ_STATE_RELEASED] = "released",
+};
+
+const char *kobject_state_name(const struct kobject *kobj)
+{
+	if ((unsigned int)kobj->state >= ARRAY_SIZE(state_names))
+		return "invalid";
+	return state_names[kobj->state];
+}
+
+static bool kobject_in_registry(const struct kobject *kobj)
+{
+	return kobj->state == KOBJ_STATE_INITIALIZED ||
+	       kobj->state == KOBJ_STATE_ADDED || kobj->state == KOBJ_STATE_DELETED;
+}
+
+/* For warnings: the name, even of an object that never got one. */
+static const char *safe_name(const struct kobject *kobj)
+{
+	return kobj->k_name ? kobj->k_name : "(unnamed)";
+}
+
+struct kobj_type *get_ktype(struct kobject *kobj)
+{
+	if (kobj->kset && kobj->kset->ktype)
+		return kobj->kset->ktype;
+	return kobj->ktype;
+}
+
+/* The kobject must start zeroed (kzalloc or static), as in Linux. */
+void kobject_init(struct kobject *kobj)
+{
+	if (WARN(kobject_in_registry(kobj),
+		 "kobject: '%s' (%p): tried to init an initialized object",
+		 safe_name(kobj), (void *)kobj))
+		return;
+	kref_init(&kobj->kref);
+	INIT_LIST_HEAD(&kobj->entry);
+	kobj->sd = NULL;
+	kobj->state = KOBJ_STATE_INITIALIZED;
+	list_add_tail(&kobj->live, &kobject_live);
+}
+
+int kobject_set_name(struct kobject *kobj, const char *fmt, ...)
+{
+	const char *old = kobj->k_name;
+	char small[KOBJ_NAME_LEN];
+	char *name = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if (n >= KOBJ_NAME_LEN) {	/* too long for the inline buffer */
+		name = kmalloc((size_t)n + 1);
+		if (!name)
+			return -ENOMEM;
+		va_start(ap, fmt);
+		vsnprintf(name, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		kobj->k_name = name;
+	} else {
+		memcpy(kobj->name, small, (size_t)n + 1);
+		kobj->k_name = kobj->name;
+	}
+	if (old && old != kobj->name)
+		kfree(old);
+	return 0;
+}
+
+static bool valid_name(const char *name)
+{
+	return name && *name && !strchr(name, '/') && strcmp(name, ".") != 0 &&
+	       strcmp(name, "..") != 0;
+}
+
+static int populate_dir(struct kobject *kobj)
+{
+	struct kobj_type *t = get_ktype(kobj);
+	struct attribute **a;
+	int err;
+
+	for (a = t ? t->default_attrs : NULL; a && *a; a++) {
+		err = sysfs_create_file(kobj, *a);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int kobject_add(struct kobject *kobj)
+{
+	struct kobject *old_parent, *parent;
+	int err;
+
+	if (!kobj)
+		return -ENOENT;
+	if (WARN(kobj->state != KOBJ_STATE_INITIALIZED && kobj->state != KOBJ_STATE_DELETED,
+		 "kobject: '%s' (%p): kobject_add in state %s", safe_name(kobj),
+		 (void *)kobj, kobject_state_name(kobj)))
+		return -EINVAL;
+	if (!valid_name(kobj->k_name)) {
+		pr_err("kobject: (%p): attempted to be registered with an invalid name '%s'\n",
+		       (void *)kobj, kobj->k_name ? kobj->k_name : "");
+		return -EINVAL;
+	}
+	old_parent = kobj->parent;
+	parent = kobject_get(kobj->parent);
+	if (!parent && kobj->kset)	/* no parent: the kset's directory */
+		parent = kobject_get(&kobj->kset->kobj);
+	kobj->parent = parent;
+	if (kobj->kset)
+		list_add_tail(&kobj->entry, &kobj->kset->list);
+	err = sysfs_create_dir(kobj);
+	if (err)
+		goto out_unlink;
+	err = populate_dir(kobj);
+	if (err)
+		goto out_dir;
+	kobj->state = KOBJ_STATE_ADDED;
+	devmodel_trace_kobj("kobject_add", kobj, NULL);
+	return 0;
+
+out_dir:
+	sysfs_remove_dir(kobj);
+out_unlink:
+	list_del_init(&kobj->entry);
+	kobj->parent = old_parent;
+	kobject_put(parent);
+	return err;
+}
+
+void kobject_del(struct kobject *kobj)
+{
+	struct kobject *parent;
+
+	if (!kobj)
+		return;
+	if (WARN(kobj->state != KOBJ_STATE_ADDED,
+		 "kobject: '%s' (%p): kobject_del in state %s (not added)",
+		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj)))
+		return;
+	devmodel_trace_kobj("kobject_del", kobj, NULL);
+	sysfs_remove_dir(kobj);
+	list_del_init(&kobj->entry);
+	kobj->state = KOBJ_STATE_DELETED;
+	/* as Linux since 2.6.25: the parent is only pinned while we are in it */
+	parent = kobj->parent;
+	kobj->parent = NULL;
+	kobject_put(parent);
+}
+
+int kobject_register(struct kobject *kobj)
+{
+	int err;
+
+	if (!kobj)
+		return -EINVAL;
+	kobject_init(kobj);
+	err = kobject_add(kobj);
+	if (err) {
+		pr_err("kobject_register failed for %s (%d)\n", safe_name(kobj), err);
+		return err;	/* the caller still drops its reference with kobject_put */
+	}
+	kobject_hotplug(kobj, KOBJ_ADD);
+	return 0;
+}
+
+void kobject_unregister(struct kobject *kobj)
+{
+	if (!kobj)
+		return;
+	kobject_hotplug(kobj, KOBJ_REMOVE);
+	kobject_del(kobj);
+	kobject_put(kobj);
+}
+
+struct kobject *kobject_get(struct kobject *kobj)
+{
+	if (!kobj)
+		return NULL;
+	WARN(kobj->kref.refcount <= 0 || !kobject_in_registry(kobj),
+	     "kobject: '%s' (%p): kobject_get with no reference left (state %s)",
+	     safe_name(kobj), (void *)kobj, kobject_state_name(kobj));
+	if (kobj->kref.refcount > 0)
+		kref_get(&kobj->kref);
+	return kobj;
+}
+
+/* Keep the name readable after release: the heap copy goes, a prefix stays. */
+static void kobject_keep_name(struct kobject *kobj)
+{
+	const char *old = kobj->k_name;
+
+	if (!old || old == kobj->name)
+		return;
+	strscpy(kobj->name, old, sizeof(kobj->name));
+	kobj->k_name = kobj->name;
+	kfree(old);
+}
+
+static void kobject_cleanup(struct kobject *kobj)
+{
+	struct kobj_type *t = get_ktype(kobj);
+
+	if (kobj->state == KOBJ_STATE_ADDED)	/* put without del: do it now */
+		kobject_del(kobj);
+	devmodel_trace("kobject_release", safe_name(kobj), NULL);
+	list_del_init(&kobj->live);
+	kobj->state = KOBJ_STATE_RELEASED;
+	kobject_keep_name(kobj);
+	if (t && t->release)
+		t->release(kobj);	/* may free kobj: nothing touches it after */
+	else
+		WARN(1, "kobject: '%s' does not have a release() function, it is broken and must be fixed.",
+		     safe_name(kobj));
+}
+
+static void kobject_release(struct kref *kref)
+{
+	kobject_cleanup(container_of(kref, struct kobject, kref));
+}
+
+void kobject_put(struct kobject *kobj)
+{
+	if (!kobj)
+		return;
+	if (WARN(kobj->kref.refcount <= 0 || !kobject_in_registry(kobj),
+		 "kobject: '%s' (%p): kobject_put with no reference left (state %s)",
+		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj)))
+		return;
+	kref_put(&kobj->kref, kobject_release);
+}
+
+int kobject_get_path(struct kobject *kobj, char *buf, size_t size)
+{
+	struct kobject *k;
+	size_t len = 0, n;
+
+	if (kobj->state != KOBJ_STATE_ADDED)	/* unlinked: only the name is left */
+		return strscpy(buf, safe_name(kobj), size) < 0 ? -ENAMETOOLONG
+							       : (int)strlen(buf);
+	for (k = kobj; k; k = k->parent)
+		len += strlen(safe_name(k)) + 1;
+	if (len >= size)
+		return -ENAMETOOLONG;
+	buf[len] = '\0';
+	for (k = kobj, n = len; k; k = k->parent) {
+		size_t l = strlen(safe_name(k));
+
+		n -= l;
+		memcpy(buf + n, safe_name(k), l);
+		buf[--n] = '/';
+	}
+	return (int)len;
+}
+
+void kobject_for_each_live(void (*fn)(struct kobject *kobj, void *arg), void *arg)
+{
+	struct kobject *k, *next;
+
+	list_for_each_entry_safe(k, next, &kobject_live, live)
+		fn(k, arg);
+}
+
+/* Ksets are mostly static in Kobold; a dynamic one sets its own ktype. */
+static void kset_release(struct kobject *kobj __unused)
+{
+}
+
+static ssize_t subsys_attr_show(struct kobject *kobj, struct attribute *attr, char *buf)
+{
+	struct subsys_attribute *sa = container_of(attr, struct subsys_attribute, attr);
+
+	return sa->show ? sa->show(to_kset(kobj), buf) : -EIO;
+}
+
+static ssize_t subsys_attr_store(struct kobject *kobj, struct attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct subsys_attribute *sa = container_of(attr, struct subsys_attribute, attr);
+
+	return sa->store ? sa->store(to_kset(kobj), buf, count) : -EIO;
+}
+
+static const struct sysfs_ops subsys_sysfs_ops = {
+	.show = subsys_attr_show,
+	.store = subsys_attr_store,
+};
+
+static struct kobj_type kset_ktype = {
+	.release = kset_release,
+	.sysfs_ops = &subsys_sysfs_ops,
+};
+
+void kset_init(struct kset *kset)
+{
+	if (!get_ktype(&kset->kobj))
+		kset->kobj.ktype = &kset_ktype;
+	kobject_init(&kset->kobj);
+	INIT_LIST_HEAD(&kset->list);
+}
+
+int kset_add(struct kset *kset)
+{
+	return kobject_add(&kset->kobj);
+}
+
+/* On failure the kset is dropped again: there is nothing for the caller to undo. */
+int kset_register(struct kset *kset)
+{
+	int err;
+
+	kset_init(kset);
+	err = kset_add(kset);
+	if (err)
+		kobject_put(&kset->kobj);
+	return err;
+}
+
+void kset_unregister(struct kset *kset)
+{
+	if (!kset)
+		return;
+	kobject_del(&kset->kobj);
+	kobject_put(&kset->kobj);
+}
+
+int subsys_create_file(struct kset *kset, struct subsys_attribute *attr)
+{
+	return sysfs_create_file(&kset->kobj, &attr->attr);
+}
+
+void subsys_remove_file(struct kset *kset, struct subsys_attribute *attr)
+{
+	sysfs_remove_file(&kset->kobj, &attr->attr);
+}
