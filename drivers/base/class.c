@@ -341,14 +341,14 @@ int class_device_register(struct class_device *cd)
  * Interfaces first, then the event, then the files: both the interfaces'
  * remove and the remove event still see the whole device.
  */
-void class_device_del(struct class_device *cd)
+static bool __class_device_del(struct class_device *cd)
 {
 	struct class_interface *intf;
 
 	if (WARN(cd->kobj.state != KOBJ_STATE_ADDED,
 		 "class_device_del: '%s' is not registered (%s)", cd->class_id,
 		 kobject_state_name(&cd->kobj)))
-		return;
+		return false;
 	devmodel_trace_kobj("class_device_del", &cd->kobj, NULL);
 	list_del_init(&cd->node);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
@@ -356,12 +356,19 @@ void class_device_del(struct class_device *cd)
 	kobject_hotplug(&cd->kobj, KOBJ_REMOVE);
 	remove_files(cd);
 	kobject_del(&cd->kobj);	/* and whatever the driver forgot to remove */
+	return true;
 }
 
+void class_device_del(struct class_device *cd)
+{
+	__class_device_del(cd);
+}
+
+/* A second unregister only warns: the reference is not dropped twice. */
 void class_device_unregister(struct class_device *cd)
 {
-	class_device_del(cd);
-	class_device_put(cd);
+	if (__class_device_del(cd))
+		class_device_put(cd);
 }
 
 /* ---- struct class_interface ---- */

@@ -193,23 +193,30 @@ int device_register(struct device *dev)
 	return device_add(dev);
 }
 
-void device_del(struct device *dev)
+/* false (and a warning) if dev was not registered: then nothing is done. */
+static bool __device_del(struct device *dev)
 {
 	if (WARN(dev->kobj.state != KOBJ_STATE_ADDED,
 		 "device_del: '%s' is not registered (%s)", dev->bus_id,
 		 kobject_state_name(&dev->kobj)))
-		return;
+		return false;
 	devmodel_trace_kobj("device_del", &dev->kobj, NULL);
 	device_release_driver(dev);
 	kobject_hotplug(&dev->kobj, KOBJ_REMOVE);	/* while the device is whole */
 	bus_remove_device(dev);
 	kobject_del(&dev->kobj);	/* and every file and link left in it */
+	return true;
+}
+
+void device_del(struct device *dev)
+{
+	__device_del(dev);
 }
 
 void device_unregister(struct device *dev)
 {
-	device_del(dev);
-	put_device(dev);
+	if (__device_del(dev))
+		put_device(dev);
 }
 
 static void root_device_release(struct device *dev)

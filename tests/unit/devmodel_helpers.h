@@ -3,6 +3,7 @@
 #define TESTS_UNIT_DEVMODEL_HELPERS_H
 
 #include <kobold/errno.h>
+#include <kobold/kobject_uevent.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 
@@ -67,6 +68,50 @@ static inline int t_readlink(const char *path, char *buf, size_t size)
 	err = sysfs_readlink(sd, buf, size);
 	sysfs_put(sd);
 	return err;
+}
+
+/* Records events as "KEY=VALUE|KEY=VALUE|..." strings, through a listener. */
+#define T_EVENTS_MAX 16
+struct t_events {
+	struct hotplug_listener l;
+	int n;
+	char ev[T_EVENTS_MAX][320];
+};
+
+static inline void t_events_fn(struct hotplug_listener *l, const char *action,
+			       char **envp)
+{
+	struct t_events *e = container_of(l, struct t_events, l);
+	size_t len = 0;
+	int i;
+
+	(void)action;
+	if (e->n >= T_EVENTS_MAX)
+		return;
+	e->ev[e->n][0] = '\0';
+	for (i = 0; envp[i]; i++)
+		len += (size_t)scnprintf(e->ev[e->n] + len, sizeof(e->ev[0]) - len, "%s|",
+					 envp[i]);
+	e->n++;
+}
+
+static inline void t_events_start(struct t_events *e)
+{
+	e->n = 0;
+	e->l.name = "ktest";
+	e->l.event = t_events_fn;
+	hotplug_listener_register(&e->l);
+}
+
+static inline void t_events_stop(struct t_events *e)
+{
+	hotplug_listener_unregister(&e->l);
+}
+
+/* Does event i contain every |-separated piece of want? */
+static inline bool t_event_has(struct t_events *e, int i, const char *want)
+{
+	return i < e->n && strstr(e->ev[i], want) != NULL;
 }
 
 #endif
