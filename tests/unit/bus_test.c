@@ -15,7 +15,7 @@ struct tdev {
 
 static int probes, removes;
 
-static int kt_match(struct device *dev, struct device_driver *drv)
+static int kt_match(struct device *dev, struct device_driver *drv __unused)
 {
 	return strncmp(dev->bus_id, "kt", 2) == 0;	/* "nomatch*" stays unbound */
 }
@@ -57,7 +57,7 @@ static int kt_probe(struct device *dev)
 	return container_of(dev, struct tdev, dev)->refuse ? -EIO : 0;
 }
 
-static int kt_remove(struct device *dev)
+static int kt_remove(struct device *dev __unused)
 {
 	removes++;
 	return 0;
@@ -94,13 +94,13 @@ static struct tdev *tdev_new(const char *name, struct device *parent)
 	return d;
 }
 
-static int bus_init(struct ktest *t)
+static int bus_init(struct ktest *t __unused)
 {
 	probes = removes = 0;
 	return bus_register(&kt_bus);
 }
 
-static void bus_exit(struct ktest *t)
+static void bus_exit(struct ktest *t __unused)
 {
 	bus_unregister(&kt_bus);
 }

@@ -15,7 +15,7 @@ struct tcd {
 
 static int class_releases;
 
-static void kt_class_release(struct class_device *cd)
+static void kt_class_release(struct class_device *cd __unused)
 {
 	class_releases++;	/* the test frees */
 }
@@ -83,13 +83,13 @@ static struct tcd *tcd_new(struct class *cls, const char *id)
 	return c;
 }
 
-static int class_init(struct ktest *t)
+static int class_init(struct ktest *t __unused)
 {
 	class_releases = 0;
 	return class_register(&kt_class);
 }
 
-static void class_exit(struct ktest *t)
+static void class_exit(struct ktest *t __unused)
 {
 	class_unregister(&kt_class);
 }

@@ -38,7 +38,7 @@ static ssize_t sobj_show(struct kobject *kobj, struct attribute *attr, char *buf
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "%s=%s\n", attr->name, o->value);
 }
 
-static ssize_t sobj_store(struct kobject *kobj, struct attribute *attr, const char *buf,
+static ssize_t sobj_store(struct kobject *kobj, struct attribute *attr __unused, const char *buf,
 			  size_t count)
 {
 	struct sobj *o = container_of(kobj, struct sobj, kobj);

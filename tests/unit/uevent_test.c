@@ -11,7 +11,7 @@ static int nvars;	/* variables the class callback adds */
 static int fill;	/* if nonzero: one variable of buffer_size + fill - 1 bytes with its NUL */
 static int seen_num_envp, seen_buffer_size;
 
-static int kt_hotplug(struct class_device *cd, char **envp, int num_envp, char *buffer,
+static int kt_hotplug(struct class_device *cd __unused, char **envp, int num_envp, char *buffer,
 		      int buffer_size)
 {
 	int i = 0, len = 0, k, err;
@@ -50,14 +50,14 @@ static struct class_device *cd_new(const char *id)
 	return cd;
 }
 
-static int uevent_init(struct ktest *t)
+static int uevent_init(struct ktest *t __unused)
 {
 	nvars = 1;
 	fill = 0;
 	return class_register(&kt_uclass);
 }
 
-static void uevent_exit(struct ktest *t)
+static void uevent_exit(struct ktest *t __unused)
 {
 	class_unregister(&kt_uclass);
 }
@@ -190,7 +190,7 @@ static void uevent_file_reads_keys_and_sends_events(struct ktest *t)
 	KTEST_EXPECT_EQ(t, e.n, 3);	/* the listener was unregistered */
 }
 
-static void count_records(const struct uevent_record *rec, void *arg)
+static void count_records(const struct uevent_record *rec __unused, void *arg)
 {
 	(*(int *)arg)++;
 }
