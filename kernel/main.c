@@ -7,6 +7,7 @@
 #include <asm/irq.h>
 #include <kobold/clock.h>
 #include <kobold/console.h>
+#include <kobold/device.h>
 #include <kobold/init.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
@@ -68,7 +69,10 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	serial_enable_input();
 	atkbd_init();
 	local_irq_enable();
-	/* driver_init(); */				/* the device model, sysfs, buses and classes */
+	if (driver_init())			/* sysfs and the device model's roots */
+		panic("the device model could not start");
+	if (genhd_init())			/* the block class */
+		panic("the block layer could not start");
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */

@@ -7,6 +7,7 @@
 #include <kobold/panic.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
+#include <kobold/time.h>
 
 #define SLP_EN (1u << 13)
 
@@ -93,13 +94,15 @@ __noreturn void machine_power_off(void)
 
 	local_irq_disable();
 	if (fadt) {
-		const u32 *f = (const u32 *)(u32)fadt;
+		u32 dsdt;
 
-		pm1a = f[16];	/* PM1a_CNT_BLK, byte offset 64 */
-		slp_typ = s5_sleep_type((const void *)f[10]);	/* DSDT, offset 40 */
+		memcpy(&pm1a, (const u8 *)fadt + 64, 4);	/* PM1a_CNT_BLK */
+		memcpy(&dsdt, (const u8 *)fadt + 40, 4);	/* DSDT */
+		slp_typ = s5_sleep_type((const void *)dsdt);
 	}
 	if (pm1a && slp_typ >= 0)
 		outw((u16)pm1a, (u16)((slp_typ << 10) | SLP_EN));
+	mdelay(200);	/* the machine may take a moment to go */
 	printk(KERN_EMERG "poweroff: ACPI S5 did not take effect; halting\n");
 	for (;;)
 		__asm__ volatile("cli; hlt");

@@ -2,8 +2,8 @@
 #ifndef KOBOLD_INIT_H
 #define KOBOLD_INIT_H
 
-/* The device model: sysfs, then the bus, class and device roots (drivers/base). */
-void driver_init(void);
+/* The block class and major numbers (block/genhd.c). */
+int genhd_init(void);
 /* Crashes on purpose when booted with lkdtm.crash=... (drivers/misc/lkdtm.c). */
 void lkdtm_run(void);
 

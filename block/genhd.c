@@ -1,0 +1,188 @@
+/*
+ * genhd.c: disks and the block class. add_disk() registers a disk's class
+ * device in the "block" class by itself, as the LWN article says Linux
+ * does: /sys/class/block/NAME with dev, size, ro, removable and uevent, and a
+ * "device" link to the disk's parent device when it has one.
+ */
+#include <kobold/blkdev.h>
+#include <kobold/errno.h>
+#include <kobold/printk.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+
+#define MAX_MAJOR 255
+#define DYNAMIC_MAJOR_FIRST 254	/* handed out downwards, as Linux does */
+#define DYNAMIC_MAJOR_LAST 234
+
+static const char *major_names[MAX_MAJOR + 1];
+static LIST_HEAD(all_disks);
+
+static struct gendisk *cdev_to_disk(struct class_device *cd)
+{
+	return container_of(cd, struct gendisk, cdev);
+}
+
+int register_blkdev(unsigned int major, const char *name)
+{
+	if (!name || !*name || major > MAX_MAJOR)
+		return -EINVAL;
+	if (major == 0) {
+		for (major = DYNAMIC_MAJOR_FIRST; major >= DYNAMIC_MAJOR_LAST; major--)
+			if (!major_names[major])
+				break;
+		if (major < DYNAMIC_MAJOR_LAST)
+			return -EBUSY;
+	} else if (major_names[major]) {
+		return -EBUSY;
+	}
+	major_names[major] = name;
+	return (int)major;
+}
+
+void unregister_blkdev(unsigned int major, const char *name)
+{
+	if (WARN(major > MAX_MAJOR || !major_names[major] || strcmp(major_names[major], name),
+		 "unregister_blkdev: major %u is not %s's", major, name))
+		return;
+	major_names[major] = NULL;
+}
+
+static ssize_t dev_show(struct class_device *cd, char *buf)
+{
+	struct gendisk *d = cdev_to_disk(cd);
+
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u:%u\n", d->major, d->first_minor);
+}
+
+static ssize_t size_show(struct class_device *cd, char *buf)
+{
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%llu\n",
+			 (unsigned long long)cdev_to_disk(cd)->capacity);
+}
+
+static ssize_t ro_show(struct class_device *cd, char *buf)
+{
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%d\n", cdev_to_disk(cd)->read_only);
+}
+
+static ssize_t removable_show(struct class_device *cd, char *buf)
+{
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%d\n", cdev_to_disk(cd)->removable);
+}
+
+static struct class_device_attribute disk_attrs[] = {
+	__ATTR(dev, S_IRUGO, dev_show, NULL),
+	__ATTR(size, S_IRUGO, size_show, NULL),
+	__ATTR(ro, S_IRUGO, ro_show, NULL),
+	__ATTR(removable, S_IRUGO, removable_show, NULL),
+	__ATTR_NULL,
+};
+
+/* The article's hotplug callback: the block class adds the device node's keys. */
+static int block_hotplug(struct class_device *cd, char **envp, int num_envp, char *buffer,
+			 int buffer_size)
+{
+	struct gendisk *d = cdev_to_disk(cd);
+	int i = 0, len = 0;
+
+	if (add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MAJOR=%u",
+				d->major) ||
+	    add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MINOR=%u",
+				d->first_minor) ||
+	    add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVNAME=%s",
+				d->disk_name))
+		return -ENOMEM;
+	envp[i] = NULL;
+	return 0;
+}
+
+/* The last reference to a disk is gone: its memory goes with it. */
+static void disk_release(struct class_device *cd)
+{
+	kfree(cdev_to_disk(cd));
+}
+
+struct class block_class = {
+	.name = "block",
+	.class_dev_attrs = disk_attrs,
+	.hotplug = block_hotplug,
+	.release = disk_release,
+};
+
+struct gendisk *alloc_disk(void)
+{
+	struct gendisk *d = kzalloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	INIT_LIST_HEAD(&d->list);
+	class_device_initialize(&d->cdev);
+	d->cdev.class = &block_class;
+	return d;
+}
+
+int add_disk(struct gendisk *d)
+{
+	int err;
+
+	if (!d->fops || !d->disk_name[0])
+		return -EINVAL;
+	strscpy(d->cdev.class_id, d->disk_name, sizeof(d->cdev.class_id));
+	d->cdev.dev = d->driverfs_dev;
+	err = class_device_add(&d->cdev);
+	if (err)
+		return err;
+	d->registered = true;
+	list_add_tail(&d->list, &all_disks);
+	pr_info("%s: %llu sectors (%llu KiB)%s\n", d->disk_name,
+		(unsigned long long)d->capacity, (unsigned long long)d->capacity / 2,
+		d->read_only ? ", read-only" : "");
+	return 0;
+}
+
+/* Takes the disk out of sysfs; I/O from now on fails, the memory stays until put_disk. */
+void del_gendisk(struct gendisk *d)
+{
+	if (WARN(!d->registered, "del_gendisk: %s is not added", d->disk_name))
+		return;
+	d->dead = true;
+	d->registered = false;
+	list_del_init(&d->list);
+	class_device_del(&d->cdev);
+}
+
+void put_disk(struct gendisk *d)
+{
+	if (d)
+		class_device_put(&d->cdev);
+}
+
+void set_disk_ro(struct gendisk *d, bool ro)
+{
+	d->read_only = ro;
+}
+
+struct gendisk *get_gendisk_by_name(const char *name)
+{
+	struct gendisk *d;
+
+	list_for_each_entry(d, &all_disks, list)
+		if (strcmp(d->disk_name, name) == 0) {
+			class_device_get(&d->cdev);
+			return d;
+		}
+	return NULL;
+}
+
+void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg)
+{
+	struct gendisk *d;
+
+	list_for_each_entry(d, &all_disks, list)
+		fn(d, arg);
+}
+
+int genhd_init(void)
+{
+	return class_register(&block_class);
+}

@@ -1,0 +1,111 @@
+/*
+ * blkdev.h: the block layer. A driver allocates a gendisk, fills in its
+ * size and operations, and add_disk() puts it into the block class
+ * (/sys/class/block/NAME). I/O arrives as requests: the layer checks them
+ * (bounds, read-only) in one place, so drivers see only valid ones.
+ */
+#ifndef KOBOLD_BLKDEV_H
+#define KOBOLD_BLKDEV_H
+
+#include <kobold/device.h>
+#include <kobold/types.h>
+
+#define SECTOR_SIZE 512
+#define SECTOR_SHIFT 9
+#define DISK_NAME_LEN 32
+
+enum req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH };
+
+struct gendisk;
+
+/*
+ * One transfer. The driver's submit either completes it at once or later,
+ * from an interrupt, by calling blk_end_request(); either way exactly once.
+ */
+struct request {
+	enum req_op op;
+	u64 sector;
+	u32 nr_sectors;
+	void *buffer;		/* identity-mapped: its address is its bus address */
+	struct gendisk *disk;
+	int error;		/* 0 or -errno, set by blk_end_request */
+	volatile bool done;
+	u64 start_ns;
+	void (*end_io)(struct request *rq);	/* optional, after done is set */
+	void *end_io_data;
+	void *driver_data;	/* the driver's, while it owns the request */
+};
+
+struct block_device_operations {
+	/* Starts rq; returns 0 if accepted (completion follows), else -errno. */
+	int (*submit)(struct gendisk *disk, struct request *rq);
+};
+
+/* The counters /sys/class/block/NAME/stat shows, in Linux's order. */
+struct disk_stats {
+	unsigned long ios[2];		/* reads, writes completed */
+	unsigned long merges[2];
+	unsigned long sectors[2];
+	unsigned long ticks[2];		/* milliseconds spent */
+	unsigned long in_flight;
+	unsigned long io_ticks;
+	unsigned long time_in_queue;
+	u64 busy_since_ns;
+	unsigned long flushes;
+	unsigned long errors;
+};
+
+struct gendisk {
+	unsigned int major;
+	unsigned int first_minor;
+	char disk_name[DISK_NAME_LEN];
+	u64 capacity;			/* in 512-byte sectors */
+	bool read_only;
+	bool removable;
+	bool registered;		/* between add_disk and del_gendisk */
+	bool dead;			/* after del_gendisk: I/O fails with -ENODEV */
+	u32 max_sectors;		/* largest request the driver takes (0: no limit) */
+	const struct block_device_operations *fops;
+	void *private_data;
+	struct device *driverfs_dev;	/* the parent device, for the "device" link */
+	struct class_device cdev;	/* its entry in the block class */
+	struct disk_stats stats;
+	struct list_head list;		/* all disks, for lsblk */
+};
+
+extern struct class block_class;
+
+/* A major number: 0 asks for a free one (returned); an error is negative. */
+int register_blkdev(unsigned int major, const char *name);
+void unregister_blkdev(unsigned int major, const char *name);
+
+struct gendisk *alloc_disk(void);	/* zeroed, one reference */
+/*
+ * Puts the disk into the block class. Linux 2.6's add_disk returned void;
+ * Kobold's returns 0 or -errno, so that a failing probe can unwind.
+ */
+int add_disk(struct gendisk *disk);
+void del_gendisk(struct gendisk *disk);
+void put_disk(struct gendisk *disk);	/* drops the reference; freed at the last */
+
+static inline void set_capacity(struct gendisk *disk, u64 sectors) { disk->capacity = sectors; }
+static inline u64 get_capacity(struct gendisk *disk) { return disk->capacity; }
+void set_disk_ro(struct gendisk *disk, bool ro);
+
+/* A live disk by name, with a reference (put_disk it), or NULL. */
+struct gendisk *get_gendisk_by_name(const char *name);
+void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg);
+
+/* Checks a transfer against the disk: 0, -EINVAL (past the end), -EROFS, -ENODEV. */
+int blk_check(struct gendisk *disk, enum req_op op, u64 sector, u64 count);
+/*
+ * Synchronous I/O: reads, writes or flushes, split into requests of at most
+ * max_sectors each, all in flight at once; waits for every one to finish.
+ */
+int blk_rw(struct gendisk *disk, enum req_op op, u64 sector, u64 count, void *buf);
+/* For drivers: completion of a request they accepted (IRQ context is fine). */
+void blk_end_request(struct request *rq, int error);
+/* Waits for rq->done (halts the CPU between interrupts). */
+void blk_wait(struct request *rq);
+
+#endif

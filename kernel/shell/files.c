@@ -1,0 +1,153 @@
+/*
+ * files.c: open, read, write, close and fds: attribute files held open
+ * across commands, to watch an object outlive its unregistration.
+ */
+#include <kobold/errno.h>
+#include <kobold/shell.h>
+#include <kobold/shell_fs.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/sysfs.h>
+
+#define MAX_FDS 16
+#define FIRST_FD 3	/* 0-2 are the console, as in a Unix process */
+
+struct shell_file {
+	struct sysfs_open_file *of;
+	char *path;
+};
+
+static struct shell_file fds[MAX_FDS];
+static char page[SYSFS_PAGE_SIZE + 1];
+
+static struct shell_file *get_fd(const char *cmd, const char *arg)
+{
+	unsigned int fd;
+
+	if (kstrtouint(arg, 10, &fd) || fd < FIRST_FD || fd >= FIRST_FD + MAX_FDS ||
+	    !fds[fd - FIRST_FD].of) {
+		sh_err("%s: %s: %s\n", cmd, arg, kstrerror(-EBADF));
+		return NULL;
+	}
+	return &fds[fd - FIRST_FD];
+}
+
+/* Opens path into f, remembering its absolute path for fds. */
+static int open_into(struct shell_file *f, const char *path)
+{
+	struct sysfs_dirent *sd;
+	int err = shell_lookup(path, true, &sd);
+
+	if (err)
+		return err;
+	if (sysfs_path(sd, page, sizeof(page)) < 0)
+		err = -ENAMETOOLONG;
+	else if (!(f->path = kstrdup(page)))
+		err = -ENOMEM;
+	else if ((err = sysfs_open(sd, 0, &f->of))) {
+		kfree(f->path);
+		f->path = NULL;
+	}
+	sysfs_put(sd);
+	return err;
+}
+
+static int cmd_open(int argc, char **argv)
+{
+	struct shell_file *f = NULL;
+	int err;
+
+	if (argc != 2) {
+		sh_err("usage: open FILE\n");
+		return 1;
+	}
+	for (int i = 0; i < MAX_FDS && !f; i++)
+		if (!fds[i].of)
+			f = &fds[i];
+	err = f ? open_into(f, argv[1]) : -EMFILE;
+	if (err) {
+		sh_err("open: %s: %s\n", argv[1], kstrerror(err));
+		return 1;
+	}
+	sh_printf("fd %d\n", (int)(f - fds) + FIRST_FD);
+	return 0;
+}
+SHELL_COMMAND("open", "FILE", "open an attribute and keep it open (prints fd N)", cmd_open);
+
+static int cmd_read(int argc, char **argv)
+{
+	struct shell_file *f;
+	ssize_t n;
+
+	if (argc != 2) {
+		sh_err("usage: read FD\n");
+		return 1;
+	}
+	f = get_fd("read", argv[1]);
+	if (!f)
+		return 1;
+	n = sysfs_read(f->of, page, SYSFS_PAGE_SIZE);
+	if (n < 0) {
+		sh_err("read: %s: %s\n", f->path, kstrerror((int)n));
+		return 1;
+	}
+	sh_write(page, (size_t)n);
+	return 0;
+}
+SHELL_COMMAND("read", "FD", "read an open attribute", cmd_read);
+
+static int cmd_write(int argc, char **argv)
+{
+	struct shell_file *f;
+	size_t len = 0;
+	ssize_t n;
+
+	if (argc < 3) {
+		sh_err("usage: write FD TEXT\n");
+		return 1;
+	}
+	f = get_fd("write", argv[1]);
+	if (!f)
+		return 1;
+	for (int i = 2; i < argc; i++)
+		len += (size_t)scnprintf(page + len, sizeof(page) - len, "%s%s", argv[i],
+					 i + 1 < argc ? " " : "\n");
+	n = sysfs_write(f->of, page, len);
+	if (n < 0) {
+		sh_err("write: %s: %s\n", f->path, kstrerror((int)n));
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND("write", "FD TEXT", "write TEXT and a newline to an open attribute", cmd_write);
+
+static int cmd_close(int argc, char **argv)
+{
+	struct shell_file *f;
+
+	if (argc != 2) {
+		sh_err("usage: close FD\n");
+		return 1;
+	}
+	f = get_fd("close", argv[1]);
+	if (!f)
+		return 1;
+	sysfs_close(f->of);	/* may run the object's release */
+	kfree(f->path);
+	f->of = NULL;
+	f->path = NULL;
+	return 0;
+}
+SHELL_COMMAND("close", "FD", "close an open attribute (a pending release runs now)", cmd_close);
+
+static int cmd_fds(int argc, char **argv)
+{
+	for (int i = 0; i < MAX_FDS; i++) {
+		if (!fds[i].of)
+			continue;
+		sh_printf("%d %s%s\n", i + FIRST_FD, fds[i].path,
+			  sysfs_dirent_removed(sysfs_open_file_dirent(fds[i].of)) ? " (deleted)" : "");
+	}
+	return 0;
+}
+SHELL_COMMAND("fds", "", "list the open attributes", cmd_fds);

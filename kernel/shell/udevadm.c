@@ -1,0 +1,270 @@
+/*
+ * udevadm.c: udevadm info and udevadm monitor as systemd prints them, plus
+ * kobjects and trace: the shell's windows onto the device model at work.
+ */
+#include <kobold/errno.h>
+#include <kobold/kobject.h>
+#include <kobold/kobject_uevent.h>
+#include <kobold/printk.h>
+#include <kobold/shell.h>
+#include <kobold/shell_fs.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/sysfs.h>
+
+struct udev_buffers {
+	char path[SYSFS_PATH_MAX];
+	char link[SYSFS_PATH_MAX];
+	char value[SYSFS_PAGE_SIZE + 1];
+};
+
+static struct sysfs_dirent *child(struct sysfs_dirent *dir, const char *name, bool follow)
+{
+	struct sysfs_dirent *sd;
+
+	return sysfs_lookup(dir, name, follow, &sd) ? NULL : sd;
+}
+
+/* "/sys/class/block/vda" -> "/class/block/vda": DEVPATH is relative to /sys. */
+static const char *devpath(const char *path)
+{
+	return strncmp(path, "/sys/", 5) == 0 ? path + 4 : path;
+}
+
+/* SUBSYSTEM: the class a class device sits in, else its "subsystem" link's name. */
+static void subsystem_of(struct sysfs_dirent *sd, const char *path, struct udev_buffers *b,
+			 char *out, size_t size)
+{
+	struct sysfs_dirent *link;
+	const char *p, *end;
+
+	out[0] = '\0';
+	if (strncmp(path, "/sys/class/", 11) == 0) {
+		p = path + 11;
+		end = strchr(p, '/');
+		if (end)
+			scnprintf(out, size, "%.*s", (int)(end - p), p);
+		return;
+	}
+	link = child(sd, "subsystem", false);
+	if (link && sysfs_readlink(link, b->link, sizeof(b->link)) >= 0)
+		strscpy(out, strrchr(b->link, '/') ? strrchr(b->link, '/') + 1 : b->link, size);
+	if (link)
+		sysfs_put(link);
+}
+
+static void driver_of(struct sysfs_dirent *sd, struct udev_buffers *b, char *out, size_t size)
+{
+	struct sysfs_dirent *link = child(sd, "driver", false);
+
+	out[0] = '\0';
+	if (link && sysfs_readlink(link, b->link, sizeof(b->link)) >= 0)
+		strscpy(out, strrchr(b->link, '/') ? strrchr(b->link, '/') + 1 : b->link, size);
+	if (link)
+		sysfs_put(link);
+}
+
+static int info_env(struct sysfs_dirent *sd, struct udev_buffers *b)
+{
+	struct sysfs_dirent *ue = child(sd, "uevent", false);
+	char subsys[64];
+	const char *dn;
+
+	subsystem_of(sd, b->path, b, subsys, sizeof(subsys));
+	sh_printf("P: %s\n", devpath(b->path));
+	if (ue && shell_read_attr(ue, b->value, sizeof(b->value)) >= 0 &&
+	    (dn = strstr(b->value, "DEVNAME="))) {
+		const char *e = strchr(dn, '\n');
+
+		sh_printf("N: %.*s\n", e ? (int)(e - dn - 8) : (int)strlen(dn + 8), dn + 8);
+	}
+	sh_printf("E: DEVPATH=%s\n", devpath(b->path));
+	if (subsys[0])
+		sh_printf("E: SUBSYSTEM=%s\n", subsys);
+	if (ue) {
+		for (char *line = b->value, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				break;
+			*nl = '\0';
+			if (*line)
+				sh_printf("E: %s\n", line);
+		}
+		sysfs_put(ue);
+	}
+	return 0;
+}
+
+/* Every readable attribute of one directory, as ATTR{name}=="value". */
+static void print_attrs(struct sysfs_dirent *dir, const char *key, struct udev_buffers *b)
+{
+	for (struct sysfs_dirent *c = sysfs_dirent_first_child(dir); c; c = sysfs_dirent_next(c)) {
+		const char *name = sysfs_dirent_name(c);
+		int n;
+
+		if (sysfs_dirent_type(c) != SYSFS_KOBJ_ATTR || strcmp(name, "uevent") == 0)
+			continue;
+		n = shell_read_attr(c, b->value, sizeof(b->value));
+		if (n < 0)
+			continue;
+		while (n > 0 && b->value[n - 1] == '\n')
+			b->value[--n] = '\0';
+		if (strchr(b->value, '\n'))
+			continue;	/* udev shows single-line values only */
+		sh_printf("    %s{%s}==\"%s\"\n", key, name, b->value);
+	}
+}
+
+static void info_one_device(struct sysfs_dirent *sd, bool parent, struct udev_buffers *b)
+{
+	char subsys[64], driver[64];
+
+	subsystem_of(sd, b->path, b, subsys, sizeof(subsys));
+	driver_of(sd, b, driver, sizeof(driver));
+	sh_printf("  looking at %sdevice '%s':\n", parent ? "parent " : "", devpath(b->path));
+	sh_printf("    KERNEL%s==\"%s\"\n", parent ? "S" : "", sysfs_dirent_name(sd));
+	sh_printf("    SUBSYSTEM%s==\"%s\"\n", parent ? "S" : "", subsys);
+	sh_printf("    DRIVER%s==\"%s\"\n", parent ? "S" : "", driver);
+	print_attrs(sd, parent ? "ATTRS" : "ATTR", b);
+	sh_printf("\n");
+}
+
+/* The device, then its "device" link's target (for a class device), then up to /sys/devices. */
+static int info_attribute_walk(struct sysfs_dirent *sd, struct udev_buffers *b)
+{
+	struct sysfs_dirent *cur = sysfs_get(sd), *next;
+	bool parent = false;
+
+	sh_printf("\nUdevadm info starts with the device specified by the devpath and then\n"
+		  "walks up the chain of parent devices. It prints for every device\n"
+		  "found, all possible attributes in the udev rules key format.\n\n");
+	while (cur) {
+		if (sysfs_path(cur, b->path, sizeof(b->path)) < 0 ||
+		    strcmp(b->path, "/sys/devices") == 0 || strncmp(b->path, "/sys/", 5) != 0 ||
+		    strchr(b->path + 5, '/') == NULL)
+			break;
+		info_one_device(cur, parent, b);
+		next = child(cur, "device", true);
+		if (!next && !sysfs_dirent_removed(cur) && strncmp(b->path, "/sys/devices/", 13) == 0)
+			next = child(cur, "..", true);
+		sysfs_put(cur);
+		cur = next;
+		parent = true;
+	}
+	if (cur)
+		sysfs_put(cur);
+	return 0;
+}
+
+static int cmd_udevadm_info(int argc, char **argv)
+{
+	bool walk = argc == 4 && strcmp(argv[2], "-a") == 0;
+	const char *path = argv[argc - 1];
+	struct udev_buffers *b;
+	struct sysfs_dirent *sd;
+	int err;
+
+	if (argc < 3 || argc > 4 || (argc == 4 && !walk)) {
+		sh_err("usage: udevadm info [-a] PATH\n");
+		return 1;
+	}
+	err = shell_lookup(path, true, &sd);
+	if (err) {
+		sh_err("udevadm: %s: %s\n", path, kstrerror(err));
+		return 1;
+	}
+	b = kmalloc(sizeof(*b));
+	if (!b || sysfs_path(sd, b->path, sizeof(b->path)) < 0) {
+		kfree(b);
+		sysfs_put(sd);
+		sh_err("udevadm: %s: %s\n", path, kstrerror(-ENOMEM));
+		return 1;
+	}
+	if (walk)
+		info_attribute_walk(sd, b);
+	else
+		info_env(sd, b);
+	kfree(b);
+	sysfs_put(sd);
+	return 0;
+}
+
+static void monitor_event(const struct uevent_record *r, void *arg)
+{
+	bool props = *(bool *)arg;
+	unsigned long us = (unsigned long)(r->timestamp_ns / 1000);
+
+	sh_printf("KERNEL[%lu.%06lu] %-8s %s (%s)\n", us / 1000000, us % 1000000, r->action,
+		  r->devpath, r->subsystem ? r->subsystem : "");
+	if (!props)
+		return;
+	for (const char *v = uevent_record_next_var(r, NULL); v; v = uevent_record_next_var(r, v))
+		sh_printf("%s\n", v);
+	sh_printf("\n");
+}
+
+static int cmd_udevadm_monitor(int argc, char **argv)
+{
+	bool props = argc == 3 && (strcmp(argv[2], "-p") == 0 || strcmp(argv[2], "--property") == 0);
+
+	if (argc > 3 || (argc == 3 && !props)) {
+		sh_err("usage: udevadm monitor [-p]\n");
+		return 1;
+	}
+	if (uevent_journal_dropped())
+		sh_printf("(%lu older events dropped from the journal)\n", uevent_journal_dropped());
+	uevent_journal_for_each(monitor_event, &props);
+	return 0;
+}
+
+static int cmd_udevadm(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "info") == 0)
+		return cmd_udevadm_info(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "monitor") == 0)
+		return cmd_udevadm_monitor(argc, argv);
+	sh_err("usage: udevadm info [-a] PATH | udevadm monitor [-p]\n");
+	return 1;
+}
+SHELL_COMMAND("udevadm", "info [-a] PATH | monitor [-p]",
+	      "a device's keys and attributes; the event journal", cmd_udevadm);
+
+static void kobject_line(struct kobject *kobj, void *arg)
+{
+	char *path = arg;
+
+	if (kobject_get_path(kobj, path, SYSFS_PATH_MAX) < 0)
+		strscpy(path, kobj->k_name ? kobj->k_name : "?", SYSFS_PATH_MAX);
+	sh_printf("%4u %-11s %s\n", kobject_refcount(kobj), kobject_state_name(kobj), path);
+}
+
+static int cmd_kobjects(int argc, char **argv)
+{
+	char *path = kmalloc(SYSFS_PATH_MAX);
+
+	if (!path) {
+		sh_err("kobjects: %s\n", kstrerror(-ENOMEM));
+		return 1;
+	}
+	sh_printf("REFS STATE       PATH\n");
+	kobject_for_each_live(kobject_line, path);
+	kfree(path);
+	return 0;
+}
+SHELL_COMMAND("kobjects", "", "every kobject not yet released: refcount, state, path", cmd_kobjects);
+
+static int cmd_trace(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "on") == 0)
+		devmodel_set_trace(true);
+	else if (argc == 2 && strcmp(argv[1], "off") == 0)
+		devmodel_set_trace(false);
+	else if (argc == 1)
+		sh_printf("trace is %s\n", devmodel_trace_enabled() ? "on" : "off");
+	else {
+		sh_err("usage: trace on|off\n");
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND("trace", "on|off", "log each device-model call as it happens", cmd_trace);
