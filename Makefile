@@ -38,6 +38,7 @@ LDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack
 	-Wl,-T,linker.ld
 
 include mk/portable.mk
+include mk/host.mk
 
 # Files that are modules (loaded at boot, unloadable with rmmod).
 MODULE_SRCS := $(wildcard drivers/block/sbd.c drivers/block/blkstat.c drivers/block/virtio_blk.c)
@@ -160,8 +161,6 @@ test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host
 	$(Q)status=0; KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) $(PYTHON) -m pytest -q \
 		--junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
 	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml; exit $$status
-
-include mk/host.mk
 
 .PHONY: doctor clean help
 doctor:
