@@ -15,6 +15,7 @@
 #include <kobold/multiboot.h>
 #include <kobold/panic.h>
 #include <kobold/param.h>
+#include <kobold/pci.h>
 #include <kobold/printk.h>
 #include <kobold/shell.h>
 #include <kobold/string.h>
@@ -73,6 +74,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		panic("the device model could not start");
 	if (genhd_init())			/* the block class */
 		panic("the block layer could not start");
+	if (pci_init())				/* the pci bus: enumerate and register functions */
+		pr_err("pci: initialisation failed\n");
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
