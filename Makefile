@@ -162,6 +162,9 @@ test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host
 		--junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
 	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml; exit $$status
 
+# Further targets (bench, fuzz, labs, graph, ...) each live in their own mk/*.mk.
+include $(filter-out mk/portable.mk mk/host.mk,$(sort $(wildcard mk/*.mk)))
+
 .PHONY: doctor clean help
 doctor:
 	$(Q)scripts/doctor.sh "$(CC)" $(QEMU)
