@@ -37,6 +37,7 @@ ASFLAGS := -m32 -g -Iinclude
 LDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack \
 	-Wl,-T,linker.ld
 
+.DEFAULT_GOAL := all
 include mk/portable.mk
 include mk/host.mk
 

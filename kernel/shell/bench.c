@@ -1,0 +1,127 @@
+/*
+ * bench.c: `bench devmodel N`: the device model at scale. Registers N class
+ * devices in a class of their own, looks each up by path, and unregisters
+ * them, timing each phase with the kernel clock; the cost per operation must
+ * not grow with N (no list walks that get longer as the class fills).
+ */
+#include <kobold/clock.h>
+#include <kobold/device.h>
+#include <kobold/errno.h>
+#include <kobold/shell.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/sysfs.h>
+
+#define BENCH_MAX 200000
+
+static void bench_release(struct class_device *cd)
+{
+	kfree(cd);
+}
+
+static struct class bench_class = {
+	.name = "bench",
+	.release = bench_release,
+};
+
+static int register_all(struct class_device **devs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct class_device *cd = kzalloc(sizeof(*cd));
+		int err;
+
+		if (!cd)
+			return -ENOMEM;
+		cd->class = &bench_class;
+		scnprintf(cd->class_id, BUS_ID_SIZE, "bench%u", i);
+		err = class_device_register(cd);
+		if (err) {
+			kfree(cd);
+			return err;
+		}
+		devs[i] = cd;
+	}
+	return 0;
+}
+
+static int lookup_all(unsigned int n)
+{
+	char path[64];
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct sysfs_dirent *sd;
+		int err;
+
+		scnprintf(path, sizeof(path), "/sys/class/bench/bench%u/uevent", i);
+		err = sysfs_lookup(NULL, path, true, &sd);
+		if (err)
+			return err;
+		sysfs_put(sd);
+	}
+	return 0;
+}
+
+static void unregister_all(struct class_device **devs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (devs[i])
+			class_device_unregister(devs[i]);
+		devs[i] = NULL;
+	}
+}
+
+static void report(const char *what, unsigned int n, u64 ns)
+{
+	sh_printf("devmodel %-10s N=%-7u %10lu us total %8lu ns/op\n", what, n,
+		  (unsigned long)(ns / 1000), (unsigned long)(ns / n));
+}
+
+static int bench_devmodel(unsigned int n)
+{
+	struct class_device **devs = kzalloc(n * sizeof(*devs));
+	u64 t0, t1, t2, t3;
+	int err;
+
+	if (!devs)
+		return -ENOMEM;
+	err = class_register(&bench_class);
+	if (err)
+		goto out_free;
+	t0 = ktime_get_ns();
+	err = register_all(devs, n);
+	t1 = ktime_get_ns();
+	if (!err)
+		err = lookup_all(n);
+	t2 = ktime_get_ns();
+	unregister_all(devs, n);
+	t3 = ktime_get_ns();
+	class_unregister(&bench_class);
+	if (!err) {
+		report("register", n, t1 - t0);
+		report("lookup", n, t2 - t1);
+		report("unregister", n, t3 - t2);
+	}
+out_free:
+	kfree(devs);
+	return err;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	unsigned int n;
+	int err;
+
+	if (argc != 3 || strcmp(argv[1], "devmodel") != 0 || kstrtouint(argv[2], 10, &n) ||
+	    n == 0 || n > BENCH_MAX) {
+		sh_err("usage: bench devmodel N (1-%d)\n", BENCH_MAX);
+		return 1;
+	}
+	err = bench_devmodel(n);
+	if (err) {
+		sh_err("bench: %s\n", kstrerror(err));
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND("bench", "devmodel N", "time N class device registrations, lookups, removals",
+	      cmd_bench);
