@@ -16,7 +16,7 @@
 #define PIC_ELCR1 0x4d0	/* edge/level control: a set bit is a level-triggered IRQ */
 #define PIC_ELCR2 0x4d1
 
-/* The pin as seen at bus 0: each bridge rotates INTx# by slot (PCI-PCI bridge 1.2 §9.1). */
+/* The pin as seen at bus 0: each bridge rotates INTx# by slot (PCI-PCI bridge 1.2, ch. 9). */
 static unsigned int swizzle_to_root(struct pci_dev *pdev, unsigned int *slot)
 {
 	unsigned int pin = pdev->pin;

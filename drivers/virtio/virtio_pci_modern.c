@@ -36,7 +36,7 @@ static void vp_get(struct virtio_device *vdev, unsigned int offset, void *buf, u
 
 	if (offset + len > vp->device_len)
 		return;
-	do {	/* a change in the middle would tear the value (§4.1.4.3.1) */
+	do {	/* a change in the middle would tear the value (§2.4.1) */
 		gen = ioread8(vp->common, VIRTIO_PCI_COMMON_CFGGENERATION);
 		if (len == 1)
 			*(u8 *)buf = ioread8(vp->device, offset);

@@ -49,7 +49,7 @@ static inline void virtio_add_status(struct virtio_device *vdev, u8 bits)
 	vdev->config->set_status(vdev, vdev->config->get_status(vdev) | bits);
 }
 
-/* Reads a whole configuration structure field by field, consistently (§4.1.4.3.1). */
+/* Reads one configuration field at its own width; the transport retries torn reads (§2.4.1). */
 #define virtio_cread(vdev, structname, member, ptr)                                  \
 	(vdev)->config->get((vdev), __builtin_offsetof(structname, member), (ptr),   \
 			    sizeof(*(ptr)))
