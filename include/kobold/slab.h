@@ -22,6 +22,19 @@ void kmem_get_stats(struct kmem_stats *st);
 
 /* Fault injection, as Linux's failslab: make the nth allocation from now fail (0: off). */
 void kmalloc_fail_nth(unsigned long n);
+/* Allocations still to go before the armed failure (0: none armed, or it happened). */
+unsigned long kmalloc_fail_pending(void);
+/* Failures forced so far. */
+unsigned long kmalloc_fail_injected(void);
+
+/* Call-chain entries kept per object (the allocating call first). */
+#define KMALLOC_TRACK 3
+/*
+ * Check every object now: red zones of live ones, poison of free ones, and the
+ * lists' links. Each damage is reported (object, allocation and free sites, a
+ * backtrace) and repaired. Returns the number of damaged objects.
+ */
+int kmem_check(unsigned int *objects_checked);
 
 /* Visit every live object with its size and the code address that allocated it. */
 void kmem_for_each_live(void (*fn)(const void *obj, size_t size, const void *caller, void *arg),

@@ -107,14 +107,26 @@ static void show_sites(void)
 		sh_printf("(%lu more objects from other sites)\n", t.other);
 }
 
+/* meminfo -c: every object checked now (red zones, poison, links). */
+static int check_all(void)
+{
+	unsigned int checked;
+	int bad = kmem_check(&checked);
+
+	sh_printf("kmem_check: %u objects checked, %d damaged\n", checked, bad);
+	return bad ? 1 : 0;
+}
+
 static int cmd_meminfo(int argc, char **argv)
 {
 	struct kmem_stats k;
 	struct page_stats p;
 	bool verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
 
+	if (argc == 2 && strcmp(argv[1], "-c") == 0)
+		return check_all();
 	if (argc > 2 || (argc == 2 && !verbose)) {
-		sh_err("usage: meminfo [-v]\n");
+		sh_err("usage: meminfo [-v] [-c]\n");
 		return 1;
 	}
 	kmem_get_stats(&k);
@@ -131,7 +143,8 @@ static int cmd_meminfo(int argc, char **argv)
 		show_sites();
 	return 0;
 }
-SHELL_COMMAND("meminfo", "[-v]", "allocator figures (-v: live objects by call site)", cmd_meminfo);
+SHELL_COMMAND("meminfo", "[-v|-c]", "allocator figures (-v: live objects by site, -c: check them)",
+	      cmd_meminfo);
 
 static int cmd_poweroff(int argc, char **argv)
 {

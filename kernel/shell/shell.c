@@ -153,6 +153,7 @@ void shell_run(void)
 
 	rl_init(&rl, console_write, complete);
 	for (;;) {
+		kmem_check(NULL);	/* overruns and writes after free show up at the next prompt */
 		scnprintf(prompt, sizeof(prompt), "kobold:%s# ", shell_cwd_path());
 		rl_start(&rl, prompt);
 		do
