@@ -1,0 +1,19 @@
+# coursework.mk: the labs' checkers, the docs' transcript check and the
+# picture of the device model (docs/labs/README.md, docs/tutorial.md).
+LAB ?=
+GRAPH := $(BUILD)/device-model
+
+.PHONY: check-lab check-docs graph
+check-lab: deps $(KERNEL)
+	@[ -n "$(LAB)" ] || { echo "usage: make check-lab LAB=N   (the labs are in docs/labs/)" >&2; exit 2; }
+	@[ -f labs/lab$(LAB)/check.py ] || { echo "kobold: there is no lab $(LAB); see docs/labs/" >&2; exit 2; }
+	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) labs/lab$(LAB)/check.py
+
+check-docs: deps $(KERNEL)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/doccheck.py
+
+# Boots the kernel, walks /sys with the shell's tree, draws it with Graphviz.
+graph: deps $(KERNEL)
+	$(Q)$(NEED) dot graphviz
+	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/sysfs-graph.py $(GRAPH)
+	@echo "  GRAPH   $(GRAPH).svg $(GRAPH).png (docs/images/: cp them there to update the docs)"

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""labcheck.py: the checklist that `make check-lab LAB=N` prints.
+
+A lab's checker (labs/labN/check.py) is a list of checks, each a function
+with a one-line docstring saying what it expects. They run in order on one
+booted kernel (a check may ask for a fresh boot with its own command line);
+a failed assertion, a kernel panic or a timeout fails that check only, and
+the kernel is booted again for the next one. The checklist ends with a
+count, and the exit status is 0 only if every check passed.
+"""
+import os
+import re
+import sys
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import kobold  # noqa: E402
+
+COLOUR = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+
+
+def paint(text, code):
+    return "\033[%sm%s\033[0m" % (code, text) if COLOUR else text
+
+
+class Session:
+    """The booted kernel the checks share; run() returns what a command printed."""
+
+    READ_ONLY = {"cat", "ls", "tree", "readlink", "kobjects", "meminfo", "lsmod", "lsblk",
+                 "lspci", "fds", "dmesg", "pwd", "help"}
+
+    def __init__(self):
+        self.k = None
+        self.append = None
+        self.dirty = False
+
+    def boot(self, append=""):
+        self.close()
+        self.k = kobold.boot(append)
+        self.append, self.dirty = append, False
+        return self
+
+    def fresh(self, append=""):
+        """A kernel as it booted with append: the current one if nothing changed it."""
+        if self.k is None or self.dirty or self.append != append:
+            self.boot(append)
+        return self
+
+    def run(self, command):
+        if self.k is None:
+            self.boot()
+        words = command.split()
+        if not words or words[0] not in self.READ_ONLY or ">" in command:
+            self.dirty = True
+        return self.k.run(command)
+
+    def text(self, command):
+        return self.run(command).strip()
+
+    def lines(self, command):
+        return [l for l in self.run(command).split("\n") if l.strip()]
+
+    def ls(self, path):
+        out = self.run("ls " + path)
+        return [] if "cannot access" in out else out.split()
+
+    def mem(self):
+        """(bytes, objects) the kernel's allocator has in use."""
+        fields = dict(re.findall(r"^(\w+):\s+(\d+)$", self.run("meminfo"), re.M))
+        return int(fields["BytesInUse"]), int(fields["ObjectsInUse"])
+
+    def close(self):
+        if self.k:
+            self.k.close()
+            self.k = None
+
+
+def expect(condition, message):
+    """Fails the current check with a message the student can act on."""
+    if not condition:
+        raise AssertionError(message)
+
+
+def expect_eq(got, want, what):
+    expect(got == want, "%s: expected %r, got %r" % (what, want, got))
+
+
+def run(title, checks, argv=None):
+    """Runs the checks, prints the checklist, returns the exit status."""
+    print(paint(title, "1"))
+    print("kernel: %s" % os.path.relpath(kobold.KERNEL, os.getcwd()))
+    s, passed = Session(), 0
+    try:
+        for fn in checks:
+            what = (fn.__doc__ or fn.__name__).strip().split("\n")[0]
+            try:
+                fn(s)
+            except Exception as e:  # noqa: BLE001 - every error is a failed check
+                print("  %s  %s" % (paint("FAIL", "31;1"), what))
+                msg = (str(e).strip() if isinstance(e, AssertionError) else "") or \
+                    traceback.format_exc().strip().split("\n")[-1]
+                for line in msg.split("\n")[:12]:
+                    print("        " + line)
+                s.close()  # the next check starts from a fresh boot
+                continue
+            print("  %s  %s" % (paint("PASS", "32;1"), what))
+            passed += 1
+    finally:
+        s.close()
+    total = len(checks)
+    if passed == total:
+        print(paint("%d of %d checks pass: the lab is done." % (passed, total), "32;1"))
+        return 0
+    print(paint("%d of %d checks pass." % (passed, total), "31;1")
+          + " Fix the first FAIL, then run the checker again.")
+    return 1
