@@ -70,6 +70,10 @@ class Session:
         fields = dict(re.findall(r"^(\w+):\s+(\d+)$", self.run("meminfo"), re.M))
         return int(fields["BytesInUse"]), int(fields["ObjectsInUse"])
 
+    def snapshot(self):
+        """What a leak would change: allocator figures and the live kobjects (sorted)."""
+        return self.mem(), sorted(self.lines("kobjects")[1:])
+
     def close(self):
         if self.k:
             self.k.close()
@@ -84,6 +88,16 @@ def expect(condition, message):
 
 def expect_eq(got, want, what):
     expect(got == want, "%s: expected %r, got %r" % (what, want, got))
+
+
+def expect_same(before, after):
+    """Compares two snapshots; names what leaked."""
+    gone = [l for l in after[1] if l not in before[1]]
+    back = [l for l in before[1] if l not in after[1]]
+    expect(not gone and not back, "kobjects differs: now also\n  %s\nand no longer\n  %s"
+           % ("\n  ".join(gone) or "-", "\n  ".join(back) or "-"))
+    expect(after[0] == before[0], "memory in use (bytes, objects) was %r, is now %r: a leak"
+           % (before[0], after[0]))
 
 
 def run(title, checks, argv=None):

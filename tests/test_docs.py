@@ -66,3 +66,28 @@ def test_a_wrong_transcript_fails(tmp_path):
     assert len(failures) == 2
     assert "+1.0" in failures[0] and "-9.9" in failures[0], failures[0]
     assert "the prompt shows /sys but the shell is in /" in failures[1], failures[1]
+
+
+def test_graph_of_a_real_boot(tmp_path):
+    """make graph's drawing: the right kinds of node from a real `tree /sys`, rendered by dot."""
+    import importlib.util
+    import shutil
+    import subprocess
+    spec = importlib.util.spec_from_file_location("sysfs_graph", os.path.join(ROOT, "scripts", "sysfs-graph.py"))
+    graph = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(graph)
+    g = graph.Graph(*graph.parse_tree(graph.tree_from_kernel())).build()
+    kinds = {p: k for p, (k, _) in g.nodes.items()}
+    assert kinds.get("/sys/class/sbd") == "class", kinds
+    assert kinds.get("/sys/class/sbd/sbd0") == "classdev", kinds
+    assert kinds.get("/sys/class/block/sbd0") == "classdev", kinds
+    assert kinds.get("/sys/bus/pci") == "bus", kinds
+    assert kinds.get("/sys/devices/pci0000:00") == "device", kinds
+    assert ("/sys/class/sbd", "/sys/class/sbd/sbd0", "", "solid") in g.edges
+    assert ("/sys/devices/pci0000:00", "/sys/devices/pci0000:00/0000:00:00.0", "", "solid") in g.edges
+    assert not any(k == "device" and p.endswith("/uevent") for p, k in kinds.items())
+    dot = tmp_path / "g.dot"
+    dot.write_text(g.dot())
+    assert shutil.which("dot"), "Graphviz is missing: sudo apt-get install graphviz"
+    subprocess.run(["dot", "-Tsvg", "-o", str(tmp_path / "g.svg"), str(dot)], check=True)
+    assert "<svg" in (tmp_path / "g.svg").read_text()

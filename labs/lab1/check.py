@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from labcheck import expect, expect_eq, run  # noqa: E402
+from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 
 FILE = "/sys/class/sbd/sbd0/size_kb"
 
@@ -59,16 +59,15 @@ def no_leaks(s):
     s.fresh()
     s.run("rmmod sbd")
     s.run("modprobe sbd")
-    before = s.mem(), s.run("kobjects")
+    before = s.snapshot()
     for _ in range(3):
         s.run("cat " + FILE)
         s.run("rmmod sbd")
         s.run("modprobe sbd nr=3 size=64")
         s.run("rmmod sbd")
         s.run("modprobe sbd")
-    after = s.mem(), s.run("kobjects")
-    expect_eq(after[0], before[0], "(bytes, objects) in use")
-    expect(after[1] == before[1], "kobjects differs after the cycles")
+    after = s.snapshot()
+    expect_same(before, after)
 
 
 CHECKS = [exists, read_only_mode, reads_default, follows_parameter, refuses_writes,

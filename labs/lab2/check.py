@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from labcheck import expect, expect_eq, run  # noqa: E402
+from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 
 FILE = "/sys/class/sbd/sbd0/max_sectors"
 INVALID = "echo: write error: Invalid argument"
@@ -72,14 +72,15 @@ def per_disk(s):
 def no_leaks(s):
     """rmmod and modprobe leave no memory or kobject behind"""
     s.fresh()
-    before = s.mem(), s.run("kobjects")
+    s.run("rmmod sbd")
+    s.run("modprobe sbd")
+    before = s.snapshot()
     for _ in range(3):
         s.run("echo 8 > " + FILE)
         s.run("rmmod sbd")
         s.run("modprobe sbd")
-    after = s.mem(), s.run("kobjects")
-    expect_eq(after[0], before[0], "(bytes, objects) in use")
-    expect(after[1] == before[1], "kobjects differs after the cycles")
+    after = s.snapshot()
+    expect_same(before, after)
 
 
 CHECKS = [exists, starts_at_zero, stores_value, limits, rejects_bad_input, per_disk, no_leaks]

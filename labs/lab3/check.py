@@ -5,7 +5,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from labcheck import expect, expect_eq, run  # noqa: E402
+from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 
 
 def disks(s):
@@ -94,7 +94,11 @@ def later_disks(s):
 def no_leaks(s):
     """loading and unloading blkinfo and sbd leaves no memory or kobject behind"""
     s.fresh()
-    before = s.mem(), s.run("kobjects")
+    for m in ("blkinfo", "sbd"):
+        s.run("rmmod " + m)
+    s.run("modprobe sbd")
+    s.run("modprobe blkinfo")
+    before = s.snapshot()
     for _ in range(3):
         s.run("cat /sys/class/block/sbd0/info")
         s.run("rmmod blkinfo")
@@ -103,9 +107,8 @@ def no_leaks(s):
         s.run("modprobe blkinfo")
         s.run("rmmod sbd")
         s.run("modprobe sbd")
-    after = s.mem(), s.run("kobjects")
-    expect_eq(after[0], before[0], "(bytes, objects) in use")
-    expect(after[1] == before[1], "kobjects differs after the cycles")
+    after = s.snapshot()
+    expect_same(before, after)
 
 
 CHECKS = [loaded, every_disk, content, follows_ro, read_only, rmmod_removes, modprobe_adds,

@@ -5,7 +5,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from labcheck import expect, expect_eq, run  # noqa: E402
+from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 
 LED0 = "/sys/class/kled/led0"
 INVALID = "echo: write error: Invalid argument"
@@ -104,7 +104,9 @@ def release_runs(s):
 def no_leaks(s):
     """modprobe/rmmod cycles (nr=2, nr=5) leave memory and kobjects as they were"""
     s.fresh()
-    before = s.mem(), s.run("kobjects")
+    s.run("rmmod kled")
+    s.run("modprobe kled")
+    before = s.snapshot()
     for _ in range(3):
         s.run("echo 9 > %s/brightness" % LED0)
         s.run("rmmod kled")
@@ -112,9 +114,8 @@ def no_leaks(s):
         s.run("echo 9 > /sys/class/kled/led4/brightness")
         s.run("rmmod kled")
         s.run("modprobe kled")
-    after = s.mem(), s.run("kobjects")
-    expect_eq(after[0], before[0], "(bytes, objects) in use")
-    expect(after[1] == before[1], "kobjects differs after the cycles")
+    after = s.snapshot()
+    expect_same(before, after)
 
 
 def open_file_holds(s):
@@ -134,10 +135,10 @@ def bad_parameter(s):
     """modprobe kled nr=9 fails with Invalid argument and leaves nothing behind"""
     s.fresh()
     s.run("rmmod kled")
-    before = s.mem(), s.run("kobjects")
+    before = s.snapshot()
     out = s.text("modprobe kled nr=9")
     expect(out.endswith("could not insert 'kled': Invalid argument"), "modprobe kled nr=9 printed: " + out)
-    expect((s.mem(), s.run("kobjects")) == before, "something was left behind")
+    expect_same(before, s.snapshot())
 
 
 CHECKS = [class_exists, brightness_file, brightness_store, add_event_vars, change_event,
