@@ -196,11 +196,8 @@ static void notify_listeners(const char *action, char **envp)
 int kobject_hotplug(struct kobject *kobj, enum kobject_action action)
 {
 	struct uevent_env *env = kmalloc(sizeof(*env));
-	int err;
+	int err = env ? uevent_build(kobj, action, uevent_seqnum + 1, env) : -ENOMEM;
 
-	if (!env)
-		return -ENOMEM;
-	err = uevent_build(kobj, action, uevent_seqnum + 1, env);
 	if (err == -ENODEV) {	/* not an object that sends events */
 		err = 0;
 		goto out;

@@ -102,6 +102,14 @@ class Kobold:
         """What was printed before the last match, without carriage returns."""
         return self.child.before.replace("\r", "")
 
+    def snapshot(self):
+        """The leak figures, to compare before and after: meminfo's bytes and
+        objects in use, the kobjects listing and the last event's number."""
+        mem = dict(re.findall(r"^(\w+):\s+(\d+)$", self.run("meminfo"), re.M))
+        return {"BytesInUse": int(mem["BytesInUse"]), "ObjectsInUse": int(mem["ObjectsInUse"]),
+                "kobjects": self.run("kobjects"),
+                "seqnum": int(self.run("cat /sys/kernel/uevent_seqnum"))}
+
     # -- ending --------------------------------------------------------------
     def wait_exit(self, timeout=None):
         """Waits for QEMU to exit; returns its exit status."""

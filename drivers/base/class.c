@@ -281,11 +281,17 @@ static void remove_files(struct class_device *cd)
 	class_device_remove_file(cd, &class_device_attr_uevent);
 }
 
-static void interface_add(struct class_interface *intf, struct class_device *cd)
+/* An interface cannot veto a device (as in Linux), but its failure is reported. */
+static int interface_add(struct class_interface *intf, struct class_device *cd)
 {
+	int err = 0;
+
 	devmodel_trace_kobj("class_interface_add", &cd->kobj, NULL);
 	if (intf->add)
-		intf->add(cd);
+		err = intf->add(cd);
+	if (err)
+		pr_warn("class_interface: add for %s failed: %s\n", cd->class_id, kstrerror(err));
+	return err;
 }
 
 static void interface_remove(struct class_interface *intf, struct class_device *cd)
@@ -373,15 +379,32 @@ void class_device_unregister(struct class_device *cd)
 
 /* ---- struct class_interface ---- */
 
+static void interface_remove_until(struct class_interface *intf, struct class_device *stop)
+{
+	struct class_device *cd;
+
+	list_for_each_entry(cd, &intf->class->children, node) {
+		if (cd == stop)
+			return;
+		interface_remove(intf, cd);
+	}
+}
+
 int class_interface_register(struct class_interface *intf)
 {
 	struct class_device *cd;
 
 	if (!intf || !intf->class || intf->class->subsys.kobj.state != KOBJ_STATE_ADDED)
 		return -ENODEV;
+	list_for_each_entry(cd, &intf->class->children, node) {
+		int err = interface_add(intf, cd);
+
+		if (err) {	/* undo the devices before this one, and refuse */
+			interface_remove_until(intf, cd);
+			return err;
+		}
+	}
 	list_add_tail(&intf->node, &intf->class->interfaces);
-	list_for_each_entry(cd, &intf->class->children, node)
-		interface_add(intf, cd);
 	return 0;
 }
 

@@ -201,6 +201,7 @@ static void virtblk_get_id(struct virtio_blk *vblk)
 	int err;
 
 	if (!vbr) {
+		pr_warn("%s: no serial number: %s\n", vblk->disk->disk_name, kstrerror(-ENOMEM));
 		kfree(id);
 		return;
 	}
@@ -317,7 +318,7 @@ static int virtblk_probe(struct virtio_device *vdev)
 	virtblk_get_id(vblk);
 	err = add_disk(vblk->disk);
 	if (err)
-		goto out_reset;
+		goto out_disk;
 	if (class_device_create_file(&vblk->disk->cdev, &class_device_attr_serial))
 		pr_warn("%s: no serial attribute\n", vblk->disk->disk_name);
 	pr_info("virtio_blk %s: [%s] %llu 512-byte logical blocks, %s transport%s\n",
@@ -325,10 +326,10 @@ static int virtblk_probe(struct virtio_device *vdev)
 		vdev->config->bus_name(vdev), vblk->disk->read_only ? ", read-only" : "");
 	return 0;
 
-out_reset:
-	vdev->config->reset(vdev);
+out_disk:
 	put_disk(vblk->disk);
 out_vqs:
+	vdev->config->reset(vdev);	/* 1.x queues go only with a reset: else the next probe finds them enabled */
 	vdev->config->del_vqs(vdev);
 out_index:
 	index_used &= ~(1ull << vblk->index);

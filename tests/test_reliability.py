@@ -1,0 +1,407 @@
+"""test_reliability.py: nothing leaks, bad input is refused, faults are survived.
+
+Memory checks (red zones, poison, lkdtm's triggers), fault injection walks
+(failslab over every allocation of modprobe sbd, blkstat and virtio_blk),
+bad input over the serial port, and load/unload cycles with files held open.
+Each check compares the kernel's own figures before and after: meminfo's
+bytes and objects in use, the kobjects listing, /sys/kernel/uevent_seqnum and
+the sysfs tree. KOBOLD_SOAK_CYCLES sets the cycles (make soak: 1000).
+"""
+import os
+import re
+import time
+
+import pytest
+
+import kobold
+
+DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"
+LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] ")
+SOAK_CYCLES = int(os.environ.get("KOBOLD_SOAK_CYCLES", "50"))
+
+
+def fast(k):
+    """pexpect waits 50 ms before each send by default; the UART needs no such pause."""
+    k.child.delaybeforesend = None
+    return k
+
+
+def shell_lines(out):
+    """What a command printed, without the kernel log lines that came meanwhile."""
+    return [l for l in out.strip().split("\n") if l and not LOG_LINE.match(l)]
+
+
+def state(k):
+    """snapshot() and the trees a half-made device would show up in."""
+    s = k.snapshot()
+    s["tree"] = k.run("tree /sys/class") + k.run("tree /sys/bus") + k.run("tree /sys/devices")
+    return s
+
+
+def same(a, b):
+    """The keys that differ, ignoring the event number (events are checked apart)."""
+    return {key: (a[key], b[key]) for key in a if key != "seqnum" and a[key] != b[key]}
+
+
+def new_events(k, since):
+    """The events after seqnum since, as (action, devpath) from udevadm monitor."""
+    now = int(k.run("cat /sys/kernel/uevent_seqnum"))
+    if now == since:
+        return [], now
+    lines = k.run("udevadm monitor").strip().split("\n")[-(now - since):]
+    events = [tuple(re.match(r"KERNEL\[[\d.]+\] (\w+)\s+(\S+)", l).groups()) for l in lines]
+    return events, now
+
+
+def assert_balanced(events):
+    """Every device announced during a failed load was taken back, in order."""
+    live = {}
+    for action, path in events:
+        live[path] = live.get(path, 0) + (1 if action == "add" else -1)
+        assert live[path] in (0, 1), events
+    assert all(v == 0 for v in live.values()), events
+
+
+# -- memory checks --------------------------------------------------------------
+
+def test_meminfo_v_lists_every_live_object_by_site(kernel):
+    mem = dict(re.findall(r"^(\w+):\s+(\d+)$", kernel.run("meminfo"), re.M))
+    rows = re.findall(r"^\s*(\d+)\s+(\d+)\s+(\S+)$", kernel.run("meminfo -v"), re.M)
+    assert sum(int(b) for b, _, _ in rows) == int(mem["BytesInUse"]), rows
+    assert sum(int(o) for _, o, _ in rows) == int(mem["ObjectsInUse"]), rows
+    sites = [s for _, _, s in rows]
+    assert any(s.startswith("sbd_init+") for s in sites), sites
+    assert all(re.match(r"\w+\+0x[0-9a-f]+/0x[0-9a-f]+$", s) for s in sites), sites
+
+
+def test_meminfo_c_checks_every_object(kernel):
+    out = kernel.run("meminfo -c").strip()
+    m = re.match(r"kmem_check: (\d+) objects checked, 0 damaged$", out)
+    assert m and int(m.group(1)) > 100, out
+    assert "usage: meminfo [-v] [-c]" in kernel.run("meminfo -c -v")
+
+
+def test_lkdtm_lists_its_crash_types(kernel):
+    out = kernel.run("cat " + DIRECT).split("\n")
+    assert out[0] == "Available crash types:"
+    for t in ("NULL_DEREF", "SLAB_LINEAR_OVERFLOW", "WRITE_AFTER_FREE", "READ_AFTER_FREE",
+              "SLAB_FREE_DOUBLE"):
+        assert t in out
+    seq = kernel.run("cat /sys/kernel/uevent_seqnum")
+    assert kernel.run("echo BOGUS > " + DIRECT).strip() == "echo: write error: Invalid argument"
+    assert kernel.run("cat /sys/kernel/uevent_seqnum") == seq
+
+
+def test_slab_overflow_is_reported_at_the_next_prompt_and_survived(kernel):
+    out = kernel.run("echo SLAB_LINEAR_OVERFLOW > " + DIRECT)
+    assert re.search(r"BUG: kmalloc: red zone overwritten \(buffer overflow\) in object "
+                     r"0x[0-9a-f]+ \(1024 bytes, kmalloc-2k\)", out), out
+    assert "first bad byte at offset 1024: 0x78" in out, out
+    assert re.search(r"allocated at lkdtm_SLAB_LINEAR_OVERFLOW\+0x[0-9a-f]+/", out), out
+    assert re.search(r"from direct_store\+", out), out
+    assert re.search(r"Call Trace:\n.*\[<[0-9a-f]{8}>\] kmem_check\+", out, re.S), out
+    assert "FIX kmalloc-2k: red zones restored" in out
+    # reported once, then repaired: the next checks are clean and the kernel goes on
+    assert kernel.run("meminfo -c").strip().endswith(", 0 damaged")
+    assert "BUG" not in kernel.run("echo still here")
+    assert kernel.run("cat /sys/class/sbd/sbd0/version").strip() == "1.0"
+
+
+def test_write_after_free_is_reported_with_both_sites(kernel):
+    out = kernel.run("echo WRITE_AFTER_FREE > " + DIRECT)
+    assert re.search(r"BUG: kmalloc: write after free in object 0x[0-9a-f]+ \(1024 bytes", out), out
+    assert "first bad byte at offset 512: 0xf0" in out, out
+    assert re.search(r"allocated at lkdtm_WRITE_AFTER_FREE\+", out), out
+    assert re.search(r"freed at lkdtm_WRITE_AFTER_FREE\+", out), out
+    assert "FIX kmalloc-2k: poison restored" in out
+    assert kernel.run("meminfo -c").strip().endswith(", 0 damaged")
+    kernel.run("rmmod sbd")
+    kernel.run("modprobe sbd")  # reuses freed objects: their poison is checked again
+    assert "BUG" not in kernel.run("ls /sys/class/sbd")
+
+
+def test_read_after_free_sees_poison_and_double_free_is_refused(kernel):
+    before = kernel.snapshot()
+    assert "memory correctly poisoned (0x6b6b6b6b)" in kernel.run("echo READ_AFTER_FREE > " + DIRECT)
+    out = kernel.run("echo SLAB_FREE_DOUBLE > " + DIRECT)
+    assert re.search(r"BUG: kfree\(0x[0-9a-f]+\): double free", out), out
+    assert re.search(r"first freed at lkdtm_SLAB_FREE_DOUBLE\+", out), out
+    assert re.search(r"\] lkdtm_SLAB_FREE_DOUBLE\+", out), out
+    assert kernel.snapshot() == before  # the second kfree changed nothing
+
+
+def test_overflow_at_boot_is_found_at_the_first_prompt(boot_with):
+    k = boot_with("lkdtm.crash=SLAB_LINEAR_OVERFLOW")
+    text = k.transcript()
+    assert re.search(r"red zone overwritten.*allocated at lkdtm_SLAB_LINEAR_OVERFLOW\+.*"
+                     r"from lkdtm_run\+", text, re.S), text
+    assert text.index("red zone overwritten") < text.index("kobold:/# ")
+    assert k.run("echo alive").strip() == "alive"
+
+
+# -- fault injection ------------------------------------------------------------
+
+def test_failslab_command_and_its_errors(kernel):
+    k = fast(kernel)
+    assert k.run("failslab").split("\n")[:2] == ["off", "injected: 0"]
+    k.run("failslab 3")
+    assert k.run("failslab").startswith("armed: allocation 3 from now fails")
+    k.run("failslab off")
+    assert k.run("failslab").startswith("off")
+    for bad in ("0", "-1", "x", "99999999999"):
+        assert k.run("failslab " + bad).strip() == \
+            "failslab: invalid count '%s' (want N >= 1, or off)" % bad
+    assert k.run("failslab 2 nosuch").strip() == "failslab: nosuch: command not found"
+    assert k.run("failslab 5 echo hi").split("\n")[:2] == \
+        ["hi", "failslab: echo made fewer than 5 allocations: nothing failed"]
+    assert k.run("failslab").startswith("off")
+    mem = dict(re.findall(r"^(\w+):\s+(\d+)$", k.run("meminfo"), re.M))
+    assert mem["Failures"] == "0"
+
+
+def test_failslab_nth_on_the_command_line(boot_with):
+    k = fast(boot_with())
+    allocs = int(dict(re.findall(r"^(\w+):\s+(\d+)$", k.run("meminfo"), re.M))["Allocations"])
+    k.close()
+    # armed at parse time, before the first allocation: the count is exact
+    k = fast(boot_with("failslab.nth=%d" % (allocs + 7)))
+    assert k.run("failslab").startswith("armed: allocation 7 from now fails")
+    # one of the last allocations of the boot fails: reported, and the boot goes on
+    k = fast(boot_with("failslab.nth=%d" % (allocs - 2)))
+    assert "FAULT_INJECTION: forcing a failure" in k.transcript()
+    assert k.run("failslab").split("\n")[:2] == ["off", "injected: 1"]
+    assert k.run("echo alive").strip() == "alive"
+
+
+def walk(k, load, unload, error):
+    """Fails allocation 1, 2, ... of `load` until it makes no more; returns the records.
+
+    A failed load must print `error` and leave everything as it was (memory,
+    kobjects, the sysfs tree); the events it sent must cancel out. A load that
+    survives its failure must say what it did without (a warning line), and
+    unload to the same state.
+    """
+    base = state(k)
+    seq = base["seqnum"]
+    records = []
+    for n in range(1, 1000):
+        out = k.run("failslab %d %s" % (n, load))
+        if "nothing failed" in out:
+            assert shell_lines(out) == ["failslab: %s made fewer than %d allocations: nothing failed"
+                                        % (load.split()[0], n)], out
+            k.run(unload)
+            assert same(base, state(k)) == {}
+            return records
+        m = re.search(r"FAULT_INJECTION: forcing a failure: kmalloc\(\d+\)\n.*?  at (\S+)\+", out, re.S)
+        assert m, out
+        assert "WARNING" not in out and "BUG" not in out, out
+        if shell_lines(out):
+            assert shell_lines(out) == [error], out
+            assert same(base, state(k)) == {}, "allocation %d (%s):\n%s" % (n, m.group(1), out)
+            events, seq = new_events(k, seq)
+            assert_balanced(events)
+            records.append((n, m.group(1), "refused", len(events)))
+        else:
+            assert re.search(r"failed|not sent|could not|no serial", out.split(m.group(0))[1]), out
+            unloaded = k.run(unload)
+            assert "WARNING" not in unloaded and "BUG" not in unloaded, unloaded
+            assert same(base, state(k)) == {}, "allocation %d (%s):\n%s" % (n, m.group(1), out)
+            seq = int(k.run("cat /sys/kernel/uevent_seqnum"))
+            records.append((n, m.group(1), "degraded", 0))
+    raise AssertionError("the walk did not end")
+
+
+def test_failslab_walk_modprobe_sbd(boot_with):
+    k = fast(boot_with())
+    k.run("rmmod sbd")
+    records = walk(k, "modprobe sbd nr=2 size=64", "rmmod sbd",
+                   "modprobe: ERROR: could not insert 'sbd': Cannot allocate memory")
+    refused = [r for r in records if r[2] == "refused"]
+    assert len(records) >= 40, records
+    assert len(refused) >= len(records) * 3 // 4, records
+    assert {"sbd_init", "alloc_disk", "sysfs_create_dir", "sysfs_new_dirent"} <= \
+        {r[1] for r in records}, records
+    degraded = {r[1] for r in records if r[2] == "degraded"}
+    assert degraded <= {"kobject_hotplug", "sysfs_new_dirent"}, records
+    assert shell_lines(k.run("modprobe sbd")) == [] and "sbd0" in k.run("ls /sys/class/block")
+
+
+def test_failslab_walk_modprobe_blkstat(boot_with):
+    k = fast(boot_with("sbd.nr=3 sbd.size=64"))
+    k.run("rmmod blkstat")
+    records = walk(k, "modprobe blkstat", "rmmod blkstat",
+                   "modprobe: ERROR: could not insert 'blkstat': Cannot allocate memory")
+    assert len(records) == 6 and all(r[2] == "refused" for r in records), records
+    k.run("modprobe blkstat")
+    assert all("stat" in k.run("ls /sys/class/block/sbd%d" % i).split() for i in range(3))
+
+
+@pytest.fixture
+def virtio_disk(tmp_path):
+    path = tmp_path / "vd.img"
+    with open(path, "wb") as f:
+        f.truncate(1024 * 1024)
+    return ["-drive", "file=%s,if=none,id=vd0,format=raw" % path,
+            "-device", "virtio-blk-pci,drive=vd0,serial=KOBOLD-REL"]
+
+
+def test_failslab_walk_virtio_blk_probe(boot_with, virtio_disk):
+    k = fast(boot_with(qemu_args=virtio_disk))
+    assert "vda" in k.run("ls /sys/class/block"), k.transcript()
+    k.run("rmmod virtio_blk")
+    records = walk(k, "modprobe virtio_blk", "rmmod virtio_blk",
+                   "modprobe: ERROR: could not insert 'virtio_blk': Cannot allocate memory")
+    assert len(records) >= 10, records
+    k.run("modprobe virtio_blk")
+    assert k.run("cat /sys/class/block/vda/serial").strip() == "KOBOLD-REL"
+
+
+# -- bad input ------------------------------------------------------------------
+
+def assert_unchanged(k, before):
+    assert same(before, state(k)) == {}
+    assert k.snapshot()["seqnum"] == before["seqnum"]
+
+
+def test_control_bytes_escapes_and_binary_change_nothing(kernel):
+    k = fast(kernel)
+    before = state(k)
+    fd = k.child.child_fd
+    every_byte = bytes(b for b in range(256) if b not in (0x03, 0x0a, 0x0d, 0x1b))
+    os.write(fd, b"echo " + every_byte[:200] + b"\r")
+    k.wait_prompt()
+    os.write(fd, every_byte[200:] + b"\x1b[1;5A\x1b[200~\x1b]0;title\x07\x1bP\x1b[\x1bO\r")
+    k.wait_prompt()
+    os.write(fd, b"\x1b" * 50 + b"[" * 50 + b"\x15\r")
+    k.wait_prompt()
+    assert "PANIC" not in k.transcript()
+    assert k.run("echo alive").strip() == "alive"
+    assert_unchanged(k, before)
+
+
+def test_longest_line_is_taken_one_more_is_refused(kernel):
+    k = fast(kernel)
+    before = state(k)
+    line = "echo " + "a" * (1023 - 5)
+    assert k.run(line).strip() == "a" * 1018
+    out = k.run(line + "b")
+    assert out.strip().endswith("kobold: line too long (at most 1023 characters)"), out[-200:]
+    k.send("echo " + "z" * 5000 + "\recho after\r")
+    k.wait_prompt()
+    k.wait_prompt()
+    assert "after" in k.output()
+    assert_unchanged(k, before)
+
+
+def test_paths_with_many_dot_dots(kernel):
+    k = fast(kernel)
+    before = state(k)
+    ups = "../" * 300
+    assert k.run("cat /sys/class/" + ups + "sys/kernel/uevent_seqnum").strip() == \
+        str(before["seqnum"])
+    k.run("cd /sys/class/sbd/sbd0")
+    k.run("cd " + ups)
+    assert k.cwd() == "/"
+    assert k.run("ls " + "/.." * 300).split() == ["sys"]
+    out = k.run("cat /sys/" + "x" * 300)
+    assert out.strip() in ("cat: /sys/%s: File name too long" % ("x" * 300),
+                           "cat: /sys/%s: No such file or directory" % ("x" * 300)), out
+    out = k.run("cd /sys/" + "nope/../" * 100)
+    assert out.strip().endswith("No such file or directory"), out
+    assert k.cwd() == "/"
+    assert_unchanged(k, before)
+
+
+def test_oversized_writes_to_attributes_are_refused(boot_with):
+    k = fast(boot_with("sbd.nr=8"))
+    before = state(k)
+    assert len(k.run("tree /sys")) > 4096
+    assert k.run("tree /sys > /sys/class/sbd/sbd0/ro").strip() == \
+        "tree: write error: File too large"
+    for cmd in ("help", "udevadm info -a /sys/class/block/sbd0", "kobjects"):
+        out = k.run(cmd + " > /sys/class/sbd/sbd0/ro").strip()
+        assert out == "%s: write error: Invalid argument" % cmd.split()[0], out
+    assert k.run("cat /sys/class/sbd/sbd0/ro").strip() == "0"
+    k.run("open /sys/class/sbd/sbd0/ro")
+    out = k.run("write 3 " + " ".join(["1" * 30] * 30))
+    assert out.strip() == "write: /sys/class/sbd/sbd0/ro: Invalid argument", out
+    k.run("close 3")
+    assert k.run("cat /sys/class/sbd/sbd0/ro").strip() == "0"
+    assert_unchanged(k, before)
+
+
+def test_unknown_fds_devices_and_out_of_range_sectors(kernel):
+    k = fast(kernel)
+    k.run('blk write sbd0 8191 "last sector"')
+    before = state(k)
+    for fd in ("0", "2", "3", "18", "19", "99", "-1", "4294967299", "0x3", ""):
+        for cmd in ("read", "close"):
+            out = k.run("%s %s" % (cmd, fd)).strip()
+            assert out in ("%s: %s: Bad file descriptor" % (cmd, fd), "usage: %s FD" % cmd), out
+    assert k.run("write 7 x").strip() == "write: 7: Bad file descriptor"
+    for dev in ("sbd9", "vdz", "nosuch", "../sbd0", "sbd0/"):
+        assert k.run("blk read %s 0" % dev).strip() == "blk: %s: No such device" % dev
+    for args, err in (("read sbd0 8192", "blk: sbd0: Invalid argument"),
+                      ("read sbd0 8191 2", "blk: sbd0: Invalid argument"),
+                      ("read sbd0 18446744073709551615", "blk: sbd0: Invalid argument"),
+                      ("read sbd0 18446744073709551616", "blk: invalid sector '18446744073709551616'"),
+                      ("read sbd0 8191 4294967297", "blk: sbd0: Invalid argument"),
+                      ("read sbd0 1 0", "blk: sbd0: Invalid argument"),
+                      ("read sbd0 -1", "blk: invalid sector '-1'"),
+                      ("write sbd0 8192 x", "blk: sbd0: Invalid argument"),
+                      ("write sbd0 18446744073709551615 x", "blk: sbd0: Invalid argument")):
+        assert k.run("blk " + args).strip() == err, args
+    assert "|last sector" in k.run("blk read sbd0 8191")
+    for path in ("/sys/nope", "/sys/class/block/vdq", "/sys/class/sbd/sbd0/version/x"):
+        assert "udevadm" in k.run("udevadm info " + path) or "No such" in k.run("udevadm info " + path)
+    assert_unchanged(k, before)
+
+
+# -- load -----------------------------------------------------------------------
+
+def cycle_script(virtio):
+    """One load/unload cycle of every module, files held open across it."""
+    opened = ["/sys/class/sbd/sbd0/ro", "/sys/class/block/sbd0/stat", "/sys/class/sbd/sbd0/version"]
+    if virtio:
+        opened.append("/sys/class/block/vda/serial")
+    lines = ["open " + p for p in opened]
+    lines += ["rmmod sbd", "rmmod blkstat"] + (["rmmod virtio_blk"] if virtio else [])
+    lines += ["read 3", "read 4"]
+    lines += (["modprobe virtio_blk"] if virtio else []) + ["modprobe blkstat", "modprobe sbd"]
+    lines += ["close %d" % (3 + i) for i in range(len(opened))]
+    return lines
+
+
+def run_cycles(k, lines, cycles):
+    """Types a whole cycle at once (the console buffers it), then waits for its prompts."""
+    text = "\r".join(lines) + "\r"
+    assert len(text) < 1000  # the console's input ring holds 1024 bytes
+    for i in range(cycles):
+        k.send(text)
+        for _ in lines:
+            k.wait_prompt()
+        out = k.output()
+        if i == 0:
+            first = k.child.before
+        assert "ERROR" not in out and "BUG" not in out and "WARNING" not in out, out
+    return first
+
+
+def test_load_unload_cycles_with_open_files(boot_with, virtio_disk):
+    k = fast(boot_with(qemu_args=virtio_disk))
+    virtio = "vda" in k.run("ls /sys/class/block")
+    lines = cycle_script(virtio)
+    transcript = len(k.transcript())
+    run_cycles(k, lines, 1)  # warm up: the first cycle may fill slab pages
+    cycle = k.transcript()[transcript:]
+    assert "read: /sys/class/sbd/sbd0/ro: No such device" in cycle, cycle
+    assert "read: /sys/class/block/sbd0/stat: No such device" in cycle, cycle
+    before = state(k)
+    start = time.time()
+    run_cycles(k, lines, SOAK_CYCLES)
+    elapsed = time.time() - start
+    after = state(k)
+    assert same(before, after) == {}
+    assert k.run("fds") == ""
+    assert k.run("meminfo -c").strip().endswith(", 0 damaged")
+    print("%d cycles of %d commands in %.1f s" % (SOAK_CYCLES, len(lines), elapsed))
