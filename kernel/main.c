@@ -20,6 +20,7 @@
 #include <kobold/shell.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
+#include <kobold/virtio.h>
 
 #define KOBOLD_VERSION "0.1"
 
@@ -76,6 +77,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		panic("the block layer could not start");
 	if (pci_init())				/* the pci bus: enumerate and register functions */
 		pr_err("pci: initialisation failed\n");
+	if (virtio_init())			/* the virtio bus and its PCI transport driver */
+		pr_err("virtio: initialisation failed\n");
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
