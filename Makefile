@@ -2,7 +2,8 @@
 # `make help` lists the targets; `make doctor` checks the tools.
 
 Q ?= @
-BUILD := build
+# DEBUG=1 builds in build/debug, so its objects never mix with the -O2 ones.
+BUILD := build$(if $(filter 1,$(DEBUG)),/debug)
 KERNEL := $(BUILD)/kobold.elf
 ISO := $(BUILD)/kobold.iso
 DISK := $(BUILD)/disk.img
@@ -21,12 +22,14 @@ endif
 NM := $(CROSS_COMPILE)nm
 SIZE := $(CROSS_COMPILE)size
 
-# DEBUG=1: a kernel for stepping in gdb (-Og, all debug info). WERROR=1 (CI):
-# warnings are errors; a student's newer compiler will not break the build.
+# DEBUG=1: a kernel for stepping in gdb, built in build/debug: -O0 (at -Og gdb
+# shows callers' arguments whose registers were reused), no inlining, all debug
+# info with macros. WERROR=1 (CI): warnings are errors; a student's newer
+# compiler will not break the build.
 DEBUG ?= 0
 WERROR ?= 0
 WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
-OPT := $(if $(filter 1,$(DEBUG)),-Og -g3,-O2 -g)
+OPT := $(if $(filter 1,$(DEBUG)),-O0 -g3 -fno-inline,-O2 -g)
 
 CFLAGS := -m32 -march=i686 -std=gnu11 $(OPT) -ffreestanding -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-strict-aliasing \
@@ -42,7 +45,8 @@ include mk/portable.mk
 include mk/host.mk
 
 # Files that are modules (loaded at boot, unloadable with rmmod).
-MODULE_SRCS := $(wildcard drivers/block/sbd.c drivers/block/blkstat.c drivers/block/virtio_blk.c)
+# Files that are modules: those that say module_init (loaded at boot, unloadable).
+MODULE_SRCS := $(shell grep -l '^module_init(' $(sort $(wildcard drivers/*/*.c)) 2>/dev/null)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/shell/*.c)) \
 	lib/string.c lib/vsprintf.c \
@@ -138,15 +142,22 @@ run-grub: $(ISO) $(DISK)
 	@echo "Kobold through GRUB: Ctrl-A X leaves QEMU; 'help' lists the commands."
 	$(Q)$(QEMU) $(QEMU_BASE) -nographic -cdrom $(ISO) -boot d $(QEMU_ARGS) || [ $$? -eq 33 ]
 
+# QEMU halted before the first instruction, its gdb stub on a per-user port
+# (never KVM: gdb's breakpoints and watchpoints need TCG). docs/gdb.md.
 debug: $(KERNEL) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
-	@echo "QEMU is halted with its gdb stub on port $(GDB_PORT)."
-	@echo "In a second terminal, in this directory: make gdb"
-	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) -S -gdb tcp::$(GDB_PORT) $(QEMU_ARGS) || [ $$? -eq 33 ]
+	@echo "QEMU is halted: its gdb stub waits on localhost:$(GDB_PORT) ($(KERNEL))."
+	@echo "Next, in a second terminal, in this directory:"
+	@echo "    make gdb$(if $(filter 1,$(DEBUG)), DEBUG=1)"
+	@echo "then in gdb:  break class_device_register  and  continue  (docs/gdb.md)."
+	@echo "The console is here once it runs; Ctrl-A X quits QEMU."
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) -S -gdb tcp:localhost:$(GDB_PORT) $(QEMU_ARGS) || [ $$? -eq 33 ]
 
+# gdb with the kernel's symbols and the kobold-... helpers (scripts/gdb), attached.
 gdb: $(KERNEL)
 	$(Q)$(NEED) gdb gdb
-	$(Q)gdb -q $(KERNEL) -ex 'target remote :$(GDB_PORT)' $(GDB_ARGS)
+	$(Q)gdb -q -ex 'source scripts/gdb/kobold.py' -ex 'target remote localhost:$(GDB_PORT)' \
+		$(GDB_ARGS) $(KERNEL)
 
 # Tests: one pytest session whose last line is "N passed, N failed".
 TEST_ARGS ?=
@@ -178,7 +189,7 @@ help:
 	@echo "make run        boot it in QEMU (serial console here; Ctrl-A X quits)"
 	@echo "make run-grub   the same through GRUB 2 from $(ISO)"
 	@echo "make iso        build the GRUB ISO"
-	@echo "make debug      QEMU halted with a gdb stub; then 'make gdb' in another terminal"
+	@echo "make debug      QEMU halted with a gdb stub; then 'make gdb' in another terminal (docs/gdb.md)"
 	@echo "make test       every test; the last line reads 'N passed, N failed'"
 	@echo "make doctor     check the compiler, QEMU, GRUB and Python tools"
 	@echo "make clean      remove $(BUILD)"
