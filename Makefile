@@ -46,7 +46,7 @@ include mk/host.mk
 
 # Files that are modules (loaded at boot, unloadable with rmmod).
 # Files that are modules: those that say module_init (loaded at boot, unloadable).
-MODULE_SRCS := $(shell grep -l '^module_init[(]' $(sort $(wildcard drivers/*/*.c)) 2>/dev/null)
+MODULE_SRCS := $(shell grep -l '^module_init' $(sort $(wildcard drivers/*/*.c)) 2>/dev/null)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/shell/*.c)) \
 	lib/string.c lib/vsprintf.c \
