@@ -44,7 +44,6 @@ LDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack
 include mk/portable.mk
 include mk/host.mk
 
-# Files that are modules (loaded at boot, unloadable with rmmod).
 # Files that are modules: those that say module_init (loaded at boot, unloadable).
 MODULE_SRCS := $(shell grep -l '^module_init' $(sort $(wildcard drivers/*/*.c)) 2>/dev/null)
 
