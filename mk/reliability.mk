@@ -1,0 +1,51 @@
+# reliability.mk: libFuzzer targets for the portable code (tests/fuzz/) and
+# the long runs: `make fuzz` (FUZZ_SECONDS per target), `make soak` (1,000
+# load/unload cycles in QEMU). `make test` runs both briefly.
+FUZZ_CC ?= clang
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
+SOAK_CYCLES ?= 1000
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -DKOBOLD_HOST -Iinclude \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	-Wall -Wno-unused-parameter
+# The host shim gives kmalloc and printk; libFuzzer brings its own main().
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,\
+	$(filter-out lib/ktest.c,$(PORTABLE_SRCS)) tests/host/shim.c tests/fuzz/stubs.c)
+.SECONDARY: $(FUZZ_LIB_OBJS)
+FUZZER_RT = $(shell $(FUZZ_CC) -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
+
+$(FUZZ_DIR)/.tools:
+	@mkdir -p $(FUZZ_DIR)
+	$(Q)$(NEED) $(FUZZ_CC) clang
+	$(Q)$(NEED) $(FUZZER_RT) libclang-rt-dev
+	$(Q)touch $@
+
+$(FUZZ_DIR)/obj/%.o: %.c | $(FUZZ_DIR)/.tools
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=ktest_host_main -MMD -MP -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	@echo "  FUZZ    $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+
+.PHONY: fuzz fuzz-build soak
+fuzz-build: $(FUZZ_BINS)
+
+# Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME.
+fuzz: fuzz-build
+	$(Q)for t in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
+		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+		ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=6000 -print_final_stats=1 $(FUZZ_DIR)/corpus/$$t 2>&1 | \
+			grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-' ; \
+		[ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
+	done
+
+soak: deps $(KERNEL) $(DISK)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_SOAK_CYCLES=$(SOAK_CYCLES) $(PYTHON) -m pytest -q -s \
+		tests/test_reliability.py -k cycles
+
+-include $(FUZZ_LIB_OBJS:.o=.d)
