@@ -1,0 +1,433 @@
+"""test_gdb.py: the gdb sessions of docs/gdb.md, run in batch mode.
+
+QEMU starts halted (-S) with its gdb stub on a unix socket in a private
+directory; `gdb -batch -nx -x SCRIPT` sessions attach, stop and look, and
+detach, while the test drives the shell over the serial port in between, so
+each helper's output is compared with what the shell prints for the same
+objects in the same boot. Every `(gdb)` command and every shell command of
+docs/gdb.md is one of the commands below (test_doc_commands_are_tested).
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+import kobold
+
+ROOT = kobold.ROOT
+HELPERS = os.path.join(ROOT, "scripts", "gdb", "kobold.py")
+GDB = os.environ.get("KOBOLD_GDB", "gdb")
+DOC = os.path.join(ROOT, "docs", "gdb.md")
+
+PREAMBLE = """set pagination off
+set confirm off
+set width 0
+set height 0
+target remote {sock}
+source {helpers}
+"""
+
+# Boot: every class device registered until the shell starts (docs/gdb.md, "Where
+# registrations come from").
+BOOT = """break class_device_register
+break class_device_add
+break shell_run
+continue
+while !$_caller_is("shell_run", 0)
+  echo @@@ stop\\n
+  bt
+  p cd->class_id
+  p cd->class->name
+  continue
+end
+detach
+"""
+
+# The walkthrough on the DEBUG=1 kernel, command for command.
+WALK = """break class_device_register
+break class_device_add
+continue
+bt
+p cd->class_id
+p cd->class->name
+kobold-kobject cd
+step
+step
+tbreak kobject_add
+continue
+bt 4
+p kobj->parent->k_name
+tbreak sysfs_create_dir
+continue
+finish
+kobold-sysfs /sys/class/block
+finish
+kobold-kobject cd
+tbreak blkstat_add
+continue
+bt 4
+finish
+tbreak kobject_hotplug
+continue
+finish
+kobold-uevents
+finish
+finish
+bt 3
+continue
+bt 3
+p cd->class->name
+delete
+detach
+"""
+
+# The helpers at the prompt, each compared with the shell command after it.
+HELPERS_VS_SHELL = [
+    ("kobold-kobjects", "kobjects"),
+    ("kobold-uevents", "udevadm monitor"),
+    ("kobold-uevents -p", "udevadm monitor -p"),
+    ("kobold-sysfs /sys", "tree /sys"),
+    ("kobold-sysfs /sys/class/sbd", "tree /sys/class/sbd"),
+]
+HELPERS_MORE = [
+    "kobold-classes",
+    "kobold-kobject /sys/class/sbd/sbd0",
+    'p $kobold_class_device("sbd0", "sbd")->class_id',
+    'kobold-kobject $kobold_class_device("sbd0", "sbd")',
+    'p $kobold_class_device("vda")->class_id',
+    'p $kobold_kobject("/sys/class/block")->k_name',
+    'p $container_of($kobold_kobject("/sys/class/sbd/sbd0"), "struct class_device", "kobj")',
+]
+SHELL_MORE = ["ls /sys/class", "ls -l /sys/class/block", "ls -l /sys/class/sbd"]
+
+# Who drops the last reference: the shell opens, unloads and closes around it.
+WATCH = """set $cd = $kobold_class_device("sbd0", "sbd")
+kobold-kobject $cd
+watch -l $cd->kobj.kref.refcount
+break sbd_release
+shell touch {ready}
+continue
+bt
+continue
+bt
+continue
+bt
+kobold-kobject $cd
+delete
+detach
+"""
+WATCH_SHELL = ["open /sys/class/sbd/sbd0/version", "rmmod sbd", "kobjects", "close 3"]
+
+FRAME = re.compile(r"^#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+) \(", re.M)
+
+
+def frames(text):
+    return [m.group(2) for m in FRAME.finditer(text)]
+
+
+def strings(text):
+    """The strings gdb printed for $N = ... values, in order."""
+    return re.findall(r'^\$\d+ = (?:\(.*?\) )?(?:0x[0-9a-f]+ (?:<[^>]*> )?)?"([^"]*)"', text, re.M)
+
+
+def lines(text):
+    return [line.rstrip() for line in text.replace("\r", "").strip("\n").split("\n")]
+
+
+class GdbVM:
+    """QEMU halted at its first instruction, a gdb stub on a private unix socket."""
+
+    def __init__(self, kernel, qemu_args=()):
+        self.dir = tempfile.mkdtemp(prefix="kobold-gdb-")
+        self.sock = os.path.join(self.dir, "gdb.sock")
+        self.kernel = kernel
+        self.nscripts = 0
+        self.bg = None
+        saved, kobold.KERNEL = kobold.KERNEL, kernel
+        try:
+            self.vm = kobold.Kobold(qemu_args=["-S", "-gdb", "unix:%s,server=on,wait=off" % self.sock]
+                                    + list(qemu_args))
+        finally:
+            kobold.KERNEL = saved
+        deadline = time.time() + kobold.TIMEOUT
+        while not os.path.exists(self.sock):
+            assert self.vm.child.isalive(), "QEMU exited:\n" + self.vm.transcript()
+            assert time.time() < deadline, "QEMU made no gdb socket"
+            time.sleep(0.02)
+
+    def _args(self, body):
+        self.nscripts += 1
+        path = os.path.join(self.dir, "session%d.gdb" % self.nscripts)
+        with open(path, "w") as f:
+            f.write(PREAMBLE.format(sock=self.sock, helpers=HELPERS) + body)
+        return [GDB, "-batch", "-nx", "-x", path, self.kernel]
+
+    @staticmethod
+    def _check(out):
+        assert "Error in sourced command file" not in out and "Python Exception" not in out, out
+        assert "Traceback" not in out, out
+        return out
+
+    def gdb(self, body):
+        """One batch session: attach (the VM stops), run body, detach."""
+        r = subprocess.run(self._args(body), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=kobold.TIMEOUT)
+        return self._check(r.stdout)
+
+    def gdb_start(self, body):
+        """A session that goes on while the shell is used (its script continues the VM)."""
+        self.bg = subprocess.Popen(self._args(body), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
+
+    def gdb_wait(self):
+        out = self.bg.communicate(timeout=kobold.TIMEOUT)[0]
+        return self._check(out)
+
+    def close(self):
+        if self.bg and self.bg.poll() is None:
+            self.bg.kill()
+            self.bg.wait()
+        self.vm.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def gdb_sections(out, commands):
+    """Splits a session's output at its `echo @@@ CMD` markers: {CMD: output}."""
+    parts = re.split(r"^@@@ (.*)$", out, flags=re.M)
+    return {parts[i]: parts[i + 1].strip("\n") for i in range(1, len(parts) - 1, 2)
+            if parts[i] in commands}
+
+
+def marked(commands):
+    return "".join("echo @@@ %s\\n\n%s\n" % (c, c) for c in commands) + "detach\n"
+
+
+def processes_using(path):
+    """Pids whose command line mentions path (QEMU and gdb both do)."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if path.encode() in f.read():
+                    pids.append(int(pid))
+        except OSError:
+            pass
+    return pids
+
+
+def has_symbol(kernel, name):
+    out = subprocess.run(["nm", kernel], capture_output=True, text=True).stdout
+    return re.search(r" [tT] %s$" % re.escape(name), out, re.M) is not None
+
+
+@pytest.fixture
+def vm_with_disk():
+    d = tempfile.mkdtemp(prefix="kobold-gdb-disk-")
+    img = os.path.join(d, "disk.img")
+    with open(img, "wb") as f:
+        f.truncate(1 << 20)
+    vm = GdbVM(kobold.KERNEL, ["-drive", "file=%s,if=none,id=d0,format=raw" % img,
+                               "-device", "virtio-blk-pci,drive=d0"])
+    yield vm
+    vm.close()
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def debug_kernel():
+    """The DEBUG=1 kernel (build/debug), made if missing or stale."""
+    path = os.environ.get("KOBOLD_DEBUG_KERNEL")
+    if path:
+        return path
+    r = subprocess.run(["make", "-s", "DEBUG=1"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, "make DEBUG=1 failed:\n" + r.stdout + r.stderr
+    return os.path.join(ROOT, "build", "debug", "kobold.elf")
+
+
+def test_registrations_helpers_and_last_reference(vm_with_disk):
+    vm = vm_with_disk
+    sock = vm.sock
+
+    # 1. Boot under gdb: every class device registration until the shell runs.
+    out = vm.gdb(BOOT)
+    stops = []
+    for chunk in out.split("@@@ stop")[1:]:
+        fr = frames(chunk)
+        vals = strings(chunk)
+        assert fr and fr[0] in ("class_device_register", "class_device_add") and len(vals) >= 2, chunk
+        stops.append((vals[0], vals[1], fr, chunk))
+    found = {(cid, cls): fr for cid, cls, fr, _ in stops}
+    assert ("sbd0", "block") in found and ("sbd0", "sbd") in found, out
+    for key in [("sbd0", "block"), ("sbd0", "sbd")]:
+        assert "sbd_init" in found[key], "the RAM disk's stop does not name sbd_init:\n" + out
+    assert found[("sbd0", "block")][:2] == ["class_device_add", "add_disk"], out
+    if has_symbol(vm.kernel, "virtblk_probe"):
+        assert ("vda", "block") in found, "no stop for the virtio disk:\n" + out
+        assert "virtblk_probe" in found[("vda", "block")], out
+    else:
+        # drivers/block/virtio_blk.c is not in this kernel: no vda may appear.
+        assert not any(cid.startswith("vd") for cid, _, _, _ in stops), out
+    assert "shell_run ()" in out and "detached" in out, out
+
+    # 2. At the prompt: the helpers print what the shell prints.
+    k = vm.vm
+    k.wait_prompt()
+    shell = {cmd: k.run(cmd) for _, cmd in HELPERS_VS_SHELL}
+    shell.update({cmd: k.run(cmd) for cmd in SHELL_MORE})
+    helpers = [h for h, _ in HELPERS_VS_SHELL] + HELPERS_MORE
+    if not has_symbol(vm.kernel, "virtblk_probe"):
+        helpers.remove('p $kobold_class_device("vda")->class_id')
+    got = gdb_sections(vm.gdb(marked(helpers)), helpers)
+    for helper, cmd in HELPERS_VS_SHELL:
+        assert lines(got[helper]) == lines(shell[cmd]), "%s differs from %s:\n%s\n---\n%s" % (
+            helper, cmd, got[helper], shell[cmd])
+
+    classes = {}
+    for line in lines(got["kobold-classes"]):
+        m = re.match(r"^(\S+): \(struct class \*\) 0x", line)
+        if m:
+            cur = classes.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"^    (\S+)\s+\S+\s+refs (\d+)\s+(\S+)\s+\(struct class_device \*\)", line)
+        if m:
+            cur[m.group(1)] = (int(m.group(2)), m.group(3))
+    assert sorted(classes) == lines(shell["ls /sys/class"]), got["kobold-classes"]
+    kobjects = {}
+    for line in lines(shell["kobjects"])[1:]:
+        refs, state, path = line.split(None, 2)
+        kobjects[path] = (int(refs), state)
+    for cls in ("block", "sbd"):
+        dirs = [l.split()[-1] for l in lines(shell["ls -l /sys/class/%s" % cls]) if l.startswith("d")]
+        assert sorted(classes[cls]) == dirs, got["kobold-classes"]
+        for dev, refs_state in classes[cls].items():
+            assert kobjects["/class/%s/%s" % (cls, dev)] == refs_state, (dev, got["kobold-classes"])
+
+    one = got["kobold-kobject /sys/class/sbd/sbd0"]
+    refs, state = kobjects["/class/sbd/sbd0"]
+    assert "  path:     /class/sbd/sbd0\n" in one + "\n", one
+    assert "  refcount: %d\n" % refs in one and "  state:    %s\n" % state in one, one
+    assert "  parent:   0x" in one and "'/class/sbd'" in one, one
+    assert re.search(r"  release:  class_dev_release -> sbd_release \(class sbd\)", one), one
+    assert got['kobold-kobject $kobold_class_device("sbd0", "sbd")'] == one
+    assert strings(got['p $kobold_class_device("sbd0", "sbd")->class_id']) == ["sbd0"]
+    assert strings(got['p $kobold_kobject("/sys/class/block")->k_name']) == ["block"]
+    assert "(struct class_device *) 0x" in \
+        got['p $container_of($kobold_kobject("/sys/class/sbd/sbd0"), "struct class_device", "kobj")']
+    if has_symbol(vm.kernel, "virtblk_probe"):
+        assert strings(got['p $kobold_class_device("vda")->class_id']) == ["vda"]
+
+    # 3. Who drops the last reference, and when release runs.
+    assert k.run(WATCH_SHELL[0]).strip() == "fd 3"
+    ready = os.path.join(vm.dir, "ready")
+    vm.gdb_start(WATCH.format(ready=ready))
+    deadline = time.time() + kobold.TIMEOUT
+    while not os.path.exists(ready):
+        assert vm.bg.poll() is None, vm.bg.communicate()[0]
+        assert time.time() < deadline, "gdb did not set its watchpoint"
+        time.sleep(0.02)
+    time.sleep(0.1)  # the script's continue: typed input waits in the UART anyway
+    assert k.run(WATCH_SHELL[1]).strip() == ""
+    after_rmmod = k.run(WATCH_SHELL[2])
+    assert re.search(r"^   1 deleted     sbd0$", after_rmmod, re.M), after_rmmod
+    assert k.run(WATCH_SHELL[3]).strip() == ""
+    out = vm.gdb_wait()
+    hits = re.findall(r"Old value = (\d+)\nNew value = (\d+)", out)
+    assert hits == [("2", "1"), ("1", "0")], out
+    by_stop = out.split("Old value = ")
+    assert "sbd_exit" in frames(by_stop[1]) and "cmd_rmmod" in frames(by_stop[1]), out
+    last = frames(by_stop[2].split("sbd_release (cd=")[0])
+    assert "kobject_put" in last and "sysfs_close" in last and "cmd_close" in last, out
+    release = out.split("Breakpoint 2, sbd_release (cd=")[1]
+    assert frames(release)[0] == "sbd_release" and "cmd_close" in frames(release), out
+    assert "  state:    released\n" in release and "  refcount: 0\n" in release, out
+    assert "detached" in out
+
+    # 4. The end: the VM still answers, then QEMU goes, and nothing is left running.
+    assert "sbd0" not in k.run("kobjects")
+    k.close()
+    vm.close()
+    assert not k.child.isalive()
+    assert processes_using(sock) == [], "stray QEMU or gdb"
+
+
+def test_stepping_a_registration_on_the_debug_kernel(debug_kernel):
+    vm = GdbVM(debug_kernel)
+    try:
+        out = vm.gdb(WALK)
+        vm.vm.wait_prompt()
+    finally:
+        vm.close()
+    assert "optimized out" not in out, "DEBUG=1 should show every argument:\n" + out
+    first = out.split("Temporary breakpoint 3, ")[0]
+    assert frames(first)[:5] == ["class_device_add", "add_disk", "sbd_setup_disk", "sbd_add", "sbd_init"], out
+    assert strings(first)[:2] == ["sbd0", "block"], out
+    assert "  state:    initialized\n" in first and "  sysfs:    none\n" in first, out
+    assert "kobject_get (kobj=" in first, "step does not go into the calls:\n" + out
+    steps = out.split("Temporary breakpoint ")
+    kadd = next(s for s in steps if s.startswith("3, kobject_add"))
+    assert frames(kadd)[:2] == ["kobject_add", "class_device_add"] and strings(kadd) == ["block"], out
+    sdir = next(s for s in steps if s.startswith("4, sysfs_create_dir"))
+    assert "/sys/class/block\n`-- sbd0\n\n1 directories, 0 files" in sdir, out
+    assert "  path:     /class/block/sbd0\n  refcount: 2\n  state:    added\n" in sdir, out
+    intf = next(s for s in steps if s.startswith("5, blkstat_add"))
+    assert frames(intf)[:3] == ["blkstat_add", "interface_add", "class_device_add"], out
+    hot = next(s for s in steps if s.startswith("6, kobject_hotplug"))
+    events = [l for l in lines(hot) if l.startswith("KERNEL[")]
+    assert events and events[-1].endswith(" add      /class/block/sbd0 (block)"), out
+    back = hot.split("Breakpoint 2, ")
+    assert frames(back[0])[-3:] == ["sbd_setup_disk", "sbd_add", "sbd_init"], out
+    assert frames(back[1])[:2] == ["class_device_add", "sbd_add"] and strings(back[1]) == ["sbd"], out
+
+
+def test_make_debug_and_gdb_rules():
+    """make debug: qemu-system-i386, halted, stub on the port make gdb attaches to; no KVM."""
+    r = subprocess.run(["make", "-n", "debug", "gdb"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.replace("\\\n", " ")
+    qemu = [l for l in out.split("\n") if " -gdb " in l]
+    gdb = [l for l in out.split("\n") if l.lstrip().startswith("gdb ")]
+    assert len(qemu) == 1 and len(gdb) == 1, r.stdout
+    assert qemu[0].lstrip().startswith("qemu-system-i386 ") and " -S " in qemu[0], qemu
+    assert "kvm" not in qemu[0].lower() and "x86_64" not in qemu[0]
+    port = re.search(r"-gdb tcp:localhost:(\d+)", qemu[0]).group(1)
+    assert "target remote localhost:%s" % port in gdb[0], gdb
+    assert "source scripts/gdb/kobold.py" in gdb[0] and "build/kobold.elf" in gdb[0], gdb
+    assert "make gdb" in out, "make debug should say what to type next"
+
+
+def doc_commands():
+    """(gdb) and kobold:...# commands in docs/gdb.md's fenced blocks."""
+    gdb_cmds, shell_cmds, fenced = [], [], False
+    with open(DOC) as f:
+        for line in f:
+            if line.startswith("```"):
+                fenced = not fenced
+                continue
+            if not fenced:
+                continue
+            m = re.match(r"^\(gdb\) (.*?)\s*$", line)
+            if m:
+                gdb_cmds.append(m.group(1))
+            m = re.match(r"^kobold:/[^#]*# (.*?)\s*$", line)
+            if m:
+                shell_cmds.append(m.group(1))
+    return gdb_cmds, shell_cmds
+
+
+def test_doc_commands_are_tested():
+    gdb_cmds, shell_cmds = doc_commands()
+    assert gdb_cmds and shell_cmds
+    tested_gdb = set()
+    for script in (BOOT, WALK, WATCH):
+        tested_gdb.update(l.strip() for l in script.split("\n"))
+    tested_gdb.update(h for h, _ in HELPERS_VS_SHELL)
+    tested_gdb.update(HELPERS_MORE)
+    tested_shell = {c for _, c in HELPERS_VS_SHELL} | set(SHELL_MORE) | set(WATCH_SHELL)
+    missing = [c for c in gdb_cmds if c not in tested_gdb and not c.startswith("shell ")]
+    assert not missing, "docs/gdb.md shows gdb commands no test runs: %s" % missing
+    missing = [c for c in shell_cmds if c not in tested_shell]
+    assert not missing, "docs/gdb.md shows shell commands no test runs: %s" % missing
