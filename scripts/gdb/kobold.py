@@ -18,6 +18,8 @@ import gdb
 # ---- reading kernel memory ------------------------------------------------
 
 _types = {}
+# Another kernel file (gdb's `file`) may lay the structures out differently.
+gdb.events.new_objfile.connect(lambda event: _types.clear())
 
 
 def lookup_type(name):
