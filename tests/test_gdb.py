@@ -264,7 +264,13 @@ def test_registrations_helpers_and_last_reference(vm_with_disk):
     assert ("sbd0", "block") in found and ("sbd0", "sbd") in found, out
     for key in [("sbd0", "block"), ("sbd0", "sbd")]:
         assert "sbd_init" in found[key], "the RAM disk's stop does not name sbd_init:\n" + out
-    assert found[("sbd0", "block")][:2] == ["class_device_add", "add_disk"], out
+    assert "add_disk" in found[("sbd0", "block")], out
+    # class_device_register is class_device_initialize + class_device_add; a
+    # driver that calls the two halves itself stops only in the second.
+    for src, key in [("drivers/block/sbd.c", ("sbd0", "sbd")), ("block/genhd.c", ("sbd0", "block"))]:
+        with open(os.path.join(ROOT, src)) as f:
+            if "class_device_register(" in f.read():
+                assert any(s[:2] == key and s[2][0] == "class_device_register" for s in stops), out
     if has_symbol(vm.kernel, "virtblk_probe"):
         assert ("vda", "block") in found, "no stop for the virtio disk:\n" + out
         assert "virtblk_probe" in found[("vda", "block")], out
