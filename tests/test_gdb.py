@@ -401,7 +401,7 @@ def test_make_debug_and_gdb_rules():
     assert "kvm" not in qemu[0].lower() and "x86_64" not in qemu[0]
     port = re.search(r"-gdb tcp:localhost:(\d+)", qemu[0]).group(1)
     assert "target remote localhost:%s" % port in gdb[0], gdb
-    assert "source scripts/gdb/kobold.py" in gdb[0] and "build/kobold.elf" in gdb[0], gdb
+    assert "source scripts/gdb/kobold.py" in gdb[0] and re.search(r"build/(debug/)?kobold\.elf", gdb[0]), gdb
     assert "make gdb" in out, "make debug should say what to type next"
 
 
