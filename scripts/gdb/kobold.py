@@ -369,12 +369,10 @@ def journal_records():
 
 
 def record_vars(rec):
+    """The event's KEY=VALUE strings, as uevent_record_next_var() walks them."""
     n = int(rec["env_len"])
-    if n == 0:
-        return []
-    raw = gdb.selected_inferior().read_memory(rec["env"].address, n).tobytes()
-    return [v.decode("latin-1") for v in raw[:-1].split(b"\0")] if raw.endswith(b"\0") \
-        else [v.decode("latin-1") for v in raw.split(b"\0")]
+    raw = gdb.selected_inferior().read_memory(rec["env"].address, n).tobytes() if n else b""
+    return [v.decode("latin-1") for v in raw.split(b"\0")[:-1]]
 
 
 # ---- commands ---------------------------------------------------------------
