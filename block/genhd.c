@@ -113,23 +113,26 @@ struct gendisk *alloc_disk(void)
 {
 	struct gendisk *d = kzalloc(sizeof(*d));
 
-	if (!d)
-		return NULL;
-	INIT_LIST_HEAD(&d->list);
-	class_device_initialize(&d->cdev);
-	d->cdev.class = &block_class;
+	if (d)
+		INIT_LIST_HEAD(&d->list);
 	return d;
 }
 
+/*
+ * The disk's class device is registered here, the article's way: from now
+ * on (even if registering fails) its memory goes only through the block
+ * class's release, at the last put_disk.
+ */
 int add_disk(struct gendisk *d)
 {
 	int err;
 
-	if (!d->fops || !d->disk_name[0])
+	if (!d->fops || !d->disk_name[0] || d->cdev.kobj.state != KOBJ_STATE_NONE)
 		return -EINVAL;
-	strscpy(d->cdev.class_id, d->disk_name, sizeof(d->cdev.class_id));
+	d->cdev.class = &block_class;
 	d->cdev.dev = d->driverfs_dev;
-	err = class_device_add(&d->cdev);
+	strscpy(d->cdev.class_id, d->disk_name, sizeof(d->cdev.class_id));
+	err = class_device_register(&d->cdev);
 	if (err)
 		return err;
 	d->registered = true;
@@ -153,7 +156,11 @@ void del_gendisk(struct gendisk *d)
 
 void put_disk(struct gendisk *d)
 {
-	if (d)
+	if (!d)
+		return;
+	if (d->cdev.kobj.state == KOBJ_STATE_NONE)
+		kfree(d);	/* never added: no kobject owns it yet */
+	else
 		class_device_put(&d->cdev);
 }
 

@@ -339,6 +339,7 @@ out_put:
 
 int class_device_register(struct class_device *cd)
 {
+	devmodel_trace("class_device_register", cd->class_id, NULL);
 	class_device_initialize(cd);
 	return class_device_add(cd);
 }

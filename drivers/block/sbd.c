@@ -89,14 +89,17 @@ static int sbd_hotplug(struct class_device *cd, char **envp, int num_envp, char 
 	return 0;
 }
 
-/* The last reference to sbdN is gone (maybe long after rmmod): free it all. */
-static void sbd_release(struct class_device *cd)
+static void sbd_free(struct sbd_device *dev)
 {
-	struct sbd_device *dev = to_sbd(cd);
-
 	kfree(dev->data);
 	put_disk(dev->disk);
 	kfree(dev);
+}
+
+/* The last reference to sbdN is gone (maybe long after rmmod): free it all. */
+static void sbd_release(struct class_device *cd)
+{
+	sbd_free(to_sbd(cd));
 }
 
 static struct class sbd_class = {
@@ -135,27 +138,27 @@ static int sbd_add(int index)
 
 	if (!dev)
 		return -ENOMEM;
-	class_device_initialize(&dev->cdev);	/* from here on, release frees */
-	dev->cdev.class = &sbd_class;
-	scnprintf(dev->cdev.class_id, BUS_ID_SIZE, "sbd%d", index);
 	dev->bytes = (unsigned long)size * 1024;
 	dev->data = kzalloc(dev->bytes);
 	err = dev->data ? sbd_setup_disk(dev, index) : -ENOMEM;
+	if (err) {
+		sbd_free(dev);	/* nothing is registered yet */
+		return err;
+	}
+	dev->cdev.class = &sbd_class;
+	scnprintf(dev->cdev.class_id, BUS_ID_SIZE, "sbd%d", index);
+	err = class_device_register(&dev->cdev);	/* from here on, only sbd_release frees */
 	if (err)
 		goto out_put;
-	err = class_device_add(&dev->cdev);
-	if (err)
-		goto out_disk;
 	err = sbd_create_files(dev);
 	if (err)
-		goto out_cdev;
+		goto out_del;
 	devices[index] = dev;
 	return 0;
-out_cdev:
+out_del:
 	class_device_del(&dev->cdev);
-out_disk:
-	del_gendisk(dev->disk);
 out_put:
+	del_gendisk(dev->disk);
 	class_device_put(&dev->cdev);
 	return err;
 }

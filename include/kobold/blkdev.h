@@ -79,7 +79,7 @@ extern struct class block_class;
 int register_blkdev(unsigned int major, const char *name);
 void unregister_blkdev(unsigned int major, const char *name);
 
-struct gendisk *alloc_disk(void);	/* zeroed, one reference */
+struct gendisk *alloc_disk(void);	/* zeroed; the caller owns it (put_disk) */
 /*
  * Puts the disk into the block class. Linux 2.6's add_disk returned void;
  * Kobold's returns 0 or -errno, so that a failing probe can unwind.
