@@ -6,7 +6,9 @@ detach, while the test drives the shell over the serial port in between, so
 each helper's output is compared with what the shell prints for the same
 objects in the same boot. Every `(gdb)` command and every shell command of
 docs/gdb.md is one of the commands below (test_doc_commands_are_tested).
+KOBOLD_GDB_TRANSCRIPTS=DIR keeps each session's output there, for the doc.
 """
+import itertools
 import os
 import re
 import shutil
@@ -22,6 +24,8 @@ ROOT = kobold.ROOT
 HELPERS = os.path.join(ROOT, "scripts", "gdb", "kobold.py")
 GDB = os.environ.get("KOBOLD_GDB", "gdb")
 DOC = os.path.join(ROOT, "docs", "gdb.md")
+TRANSCRIPTS = os.environ.get("KOBOLD_GDB_TRANSCRIPTS")
+SESSIONS = itertools.count(1)
 
 PREAMBLE = """set pagination off
 set confirm off
@@ -31,10 +35,9 @@ target remote {sock}
 source {helpers}
 """
 
-# Boot: every class device registered until the shell starts (docs/gdb.md, "Where
-# registrations come from").
+# Boot: every class device registered until the shell starts (docs/gdb.md, the
+# end of the walkthrough).
 BOOT = """break class_device_register
-break class_device_add
 break shell_run
 continue
 while !$_caller_is("shell_run", 0)
@@ -49,12 +52,19 @@ detach
 
 # The walkthrough on the DEBUG=1 kernel, command for command.
 WALK = """break class_device_register
-break class_device_add
 continue
 bt
 p cd->class_id
 p cd->class->name
 kobold-kobject cd
+next
+step
+next
+step
+finish
+kobold-kobject cd
+finish
+step
 step
 step
 tbreak kobject_add
@@ -77,10 +87,14 @@ finish
 kobold-uevents
 finish
 finish
+finish
 bt 3
 continue
 bt 3
+p cd->class_id
 p cd->class->name
+finish
+kobold-sysfs /sys/class/sbd
 delete
 detach
 """
@@ -118,6 +132,9 @@ continue
 bt
 kobold-kobject $cd
 delete
+tbreak disk_release
+continue
+bt
 detach
 """
 WATCH_SHELL = ["open /sys/class/sbd/sbd0/version", "rmmod sbd", "kobjects", "close 3"]
@@ -166,8 +183,11 @@ class GdbVM:
             f.write(PREAMBLE.format(sock=self.sock, helpers=HELPERS) + body)
         return [GDB, "-batch", "-nx", "-x", path, self.kernel]
 
-    @staticmethod
-    def _check(out):
+    def _check(self, out):
+        if TRANSCRIPTS:
+            name = "%02d-%s.out" % (next(SESSIONS), os.path.basename(os.path.dirname(self.kernel)))
+            with open(os.path.join(TRANSCRIPTS, name), "w") as f:
+                f.write(out)
         assert "Error in sourced command file" not in out and "Python Exception" not in out, out
         assert "Traceback" not in out, out
         return out
@@ -224,14 +244,16 @@ def has_symbol(kernel, name):
     return re.search(r" [tT] %s$" % re.escape(name), out, re.M) is not None
 
 
-@pytest.fixture
-def vm_with_disk():
+@pytest.fixture(params=["O2", "debug"])
+def vm_with_disk(request):
+    """The normal kernel or the DEBUG=1 one (docs/gdb.md shows the latter), with a virtio disk."""
+    kernel = kobold.KERNEL if request.param == "O2" else request.getfixturevalue("debug_kernel")
     d = tempfile.mkdtemp(prefix="kobold-gdb-disk-")
     img = os.path.join(d, "disk.img")
     with open(img, "wb") as f:
         f.truncate(1 << 20)
-    vm = GdbVM(kobold.KERNEL, ["-drive", "file=%s,if=none,id=d0,format=raw" % img,
-                               "-device", "virtio-blk-pci,drive=d0"])
+    vm = GdbVM(kernel, ["-drive", "file=%s,if=none,id=d0,format=raw" % img,
+                        "-device", "virtio-blk-pci,drive=d0"])
     yield vm
     vm.close()
     shutil.rmtree(d, ignore_errors=True)
@@ -258,26 +280,25 @@ def test_registrations_helpers_and_last_reference(vm_with_disk):
     for chunk in out.split("@@@ stop")[1:]:
         fr = frames(chunk)
         vals = strings(chunk)
-        assert fr and fr[0] in ("class_device_register", "class_device_add") and len(vals) >= 2, chunk
+        assert fr and fr[0] == "class_device_register" and len(vals) >= 2, chunk
         stops.append((vals[0], vals[1], fr, chunk))
     found = {(cid, cls): fr for cid, cls, fr, _ in stops}
+    assert len(found) == len(stops), "a class device registered twice?\n" + out
     assert ("sbd0", "block") in found and ("sbd0", "sbd") in found, out
     for key in [("sbd0", "block"), ("sbd0", "sbd")]:
         assert "sbd_init" in found[key], "the RAM disk's stop does not name sbd_init:\n" + out
-    assert "add_disk" in found[("sbd0", "block")], out
-    # class_device_register is class_device_initialize + class_device_add; a
-    # driver that calls the two halves itself stops only in the second.
-    for src, key in [("drivers/block/sbd.c", ("sbd0", "sbd")), ("block/genhd.c", ("sbd0", "block"))]:
-        with open(os.path.join(ROOT, src)) as f:
-            if "class_device_register(" in f.read():
-                assert any(s[:2] == key and s[2][0] == "class_device_register" for s in stops), out
+    assert found[("sbd0", "block")][1:3] == ["add_disk", "sbd_setup_disk"], out
+    assert found[("sbd0", "sbd")][1] == "sbd_add", out
     if has_symbol(vm.kernel, "virtblk_probe"):
         assert ("vda", "block") in found, "no stop for the virtio disk:\n" + out
+        assert found[("vda", "block")][1] == "add_disk", out
         assert "virtblk_probe" in found[("vda", "block")], out
     else:
         # drivers/block/virtio_blk.c is not in this kernel: no vda may appear.
         assert not any(cid.startswith("vd") for cid, _, _, _ in stops), out
     assert "shell_run ()" in out and "detached" in out, out
+    if "/debug/" in vm.kernel:
+        assert "optimized out" not in out, "DEBUG=1 should show every argument:\n" + out
 
     # 2. At the prompt: the helpers print what the shell prints.
     k = vm.vm
@@ -350,6 +371,12 @@ def test_registrations_helpers_and_last_reference(vm_with_disk):
     release = out.split("Breakpoint 2, sbd_release (cd=")[1]
     assert frames(release)[0] == "sbd_release" and "cmd_close" in frames(release), out
     assert "  state:    released\n" in release and "  refcount: 0\n" in release, out
+    # sbd_release -> sbd_free -> put_disk: the disk's last reference, so its release too.
+    disk = release.split("Temporary breakpoint 3, disk_release (cd=")[1]
+    assert frames(disk)[0] == "disk_release", out
+    assert "put_disk" in frames(disk) or "sbd_free" in frames(disk), out
+    assert "sbd_release" in frames(disk), out
+    assert "cmd_close" in frames(disk), out
     assert "detached" in out
 
     # 4. The end: the VM still answers, then QEMU goes, and nothing is left running.
@@ -368,25 +395,39 @@ def test_stepping_a_registration_on_the_debug_kernel(debug_kernel):
     finally:
         vm.close()
     assert "optimized out" not in out, "DEBUG=1 should show every argument:\n" + out
-    first = out.split("Temporary breakpoint 3, ")[0]
-    assert frames(first)[:5] == ["class_device_add", "add_disk", "sbd_setup_disk", "sbd_add", "sbd_init"], out
-    assert strings(first)[:2] == ["sbd0", "block"], out
-    assert "  state:    initialized\n" in first and "  sysfs:    none\n" in first, out
-    assert "kobject_get (kobj=" in first, "step does not go into the calls:\n" + out
     steps = out.split("Temporary breakpoint ")
-    kadd = next(s for s in steps if s.startswith("3, kobject_add"))
-    assert frames(kadd)[:2] == ["kobject_add", "class_device_add"] and strings(kadd) == ["block"], out
-    sdir = next(s for s in steps if s.startswith("4, sysfs_create_dir"))
+    first = steps[0]
+    assert frames(first)[:5] == ["class_device_register", "add_disk", "sbd_setup_disk", "sbd_add",
+                                 "sbd_init"], out
+    assert strings(first)[:2] == ["sbd0", "block"], out
+    # At the stop, class_device_initialize has not run; step goes into it.
+    before, init = first.split("class_device_initialize (cd=", 1)
+    assert "  refcount: 0\n  state:    uninitialized\n" in before, out
+    assert "kobject_init (kobj=" in init, "step does not go into the calls:\n" + out
+    init, add = init.split("class_device_add (cd=", 1)
+    assert "  refcount: 1\n  state:    initialized\n" in init and "  sysfs:    none\n" in init, out
+    assert "class_dev_release -> disk_release (class block)" in init, out
+    assert "class_device_get (cd=" in add and "kobject_get (kobj=" in add, out
+    kadd = next(s for s in steps if s.startswith("2, kobject_add"))
+    assert frames(kadd)[:3] == ["kobject_add", "class_device_add", "class_device_register"], out
+    assert strings(kadd) == ["block"], out
+    sdir = next(s for s in steps if s.startswith("3, sysfs_create_dir"))
     assert "/sys/class/block\n`-- sbd0\n\n1 directories, 0 files" in sdir, out
     assert "  path:     /class/block/sbd0\n  refcount: 2\n  state:    added\n" in sdir, out
-    intf = next(s for s in steps if s.startswith("5, blkstat_add"))
+    intf = next(s for s in steps if s.startswith("4, blkstat_add"))
     assert frames(intf)[:3] == ["blkstat_add", "interface_add", "class_device_add"], out
-    hot = next(s for s in steps if s.startswith("6, kobject_hotplug"))
+    hot = next(s for s in steps if s.startswith("5, kobject_hotplug"))
     events = [l for l in lines(hot) if l.startswith("KERNEL[")]
     assert events and events[-1].endswith(" add      /class/block/sbd0 (block)"), out
-    back = hot.split("Breakpoint 2, ")
-    assert frames(back[0])[-3:] == ["sbd_setup_disk", "sbd_add", "sbd_init"], out
-    assert frames(back[1])[:2] == ["class_device_add", "sbd_add"] and strings(back[1]) == ["sbd"], out
+    back, sbd = hot.split("Breakpoint 1, ")
+    assert re.search(r"^class_device_register \(cd=.*\n.*\nValue returned is \$\d+ = 0$", back, re.M), out
+    assert frames(back) == ["sbd_setup_disk", "sbd_add", "sbd_init"], out
+    assert frames(sbd)[:3] == ["class_device_register", "sbd_add", "sbd_init"], out
+    assert strings(sbd) == ["sbd0", "sbd"], out
+    # Back in sbd_add, which adds its attribute files next: only uevent so far.
+    assert re.search(r"^0x[0-9a-f]+ in sbd_add \(index=0\)", sbd, re.M), out
+    assert "/sys/class/sbd\n`-- sbd0\n    `-- uevent\n\n1 directories, 1 files" in sbd, out
+    assert "detached" in out
 
 
 def test_make_debug_and_gdb_rules():
