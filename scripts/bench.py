@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+"""bench.py: `make bench`. Boot time, virtio-blk and sbd throughput, and the device
+model at scale, side by side with Debian's Linux reading the same disk in the same
+QEMU. Prints one table and writes build/bench/results.csv and throughput.png."""
+import csv
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import pexpect
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(HERE, "bench"))
+import kobold  # noqa: E402
+import linux_guest  # noqa: E402
+
+OUT = os.path.join(ROOT, "build", "bench")
+DISK = os.path.join(OUT, "disk.img")
+DISK_MIB = 64
+BOOTS = int(os.environ.get("BENCH_BOOTS", "5"))
+# (label, kind, request KiB, total MiB): kind is seq or rand
+IO_ROWS = [("1M", "seq", 1024, 64), ("64K", "seq", 64, 32), ("4K", "seq", 4, 8),
+           ("4K", "rand", 4, 4)]
+DEVMODEL_N = [100, 1000, 10000, 100000]
+DISK_ARGS = ["-drive", "file=%s,if=none,id=bench,format=raw,cache=none,aio=threads" % DISK,
+             "-device", "virtio-blk-pci,drive=bench"]
+
+rows = []  # dicts: group, name, kobold, linux, unit
+
+
+def add(group, name, value, unit, linux=None):
+    rows.append({"group": group, "name": name, "kobold": value, "linux": linux, "unit": unit})
+
+
+def make_disk():
+    """A disk full of data: reads of a sparse file's holes would cost the host nothing."""
+    os.makedirs(OUT, exist_ok=True)
+    with open(DISK, "wb") as f:
+        for _ in range(DISK_MIB):
+            f.write(os.urandom(1024 * 1024))
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def boot_seconds(grub):
+    """Host time from starting QEMU to the first prompt, median of BOOTS boots."""
+    times, inside = [], []
+    for _ in range(BOOTS):
+        t0 = time.monotonic()
+        k = kobold.Kobold("", grub=grub)
+        try:
+            k.wait_prompt()
+            times.append(time.monotonic() - t0)
+            m = re.search(r"Boot to the prompt took (\d+) us", k.run("dmesg"))
+            if m:
+                inside.append(int(m.group(1)) / 1e6)
+        finally:
+            k.close()
+    return statistics.median(times), (statistics.median(inside) if inside else None)
+
+
+def kobold_io(k, disk, op, kind, kib, mib):
+    out = k.run("blk bench %s %s %s %d %d" % (disk, op, kind, kib, mib), timeout=600)
+    m = re.search(r"([\d.]+) MiB/s, (\d+) IOPS", out)
+    if not m:
+        raise RuntimeError("blk bench: " + out.strip())
+    return float(m.group(1)), int(m.group(2))
+
+
+def bench_kobold_disks():
+    k = kobold.boot("loglevel=3 sbd.size=65536", qemu_args=DISK_ARGS + ["-m", "512M"])
+    try:
+        have_vda = "vda" in k.run("lsblk")
+        for label, kind, kib, mib in IO_ROWS:
+            for op in ("read", "write"):
+                if have_vda:
+                    mbs, iops = kobold_io(k, "vda", op, kind, kib, mib)
+                    add("virtio-blk", "%s %s %s" % (op, kind, label), mbs, "MiB/s")
+                    add("virtio-blk", "%s %s %s" % (op, kind, label), iops, "IOPS")
+                mbs, iops = kobold_io(k, "sbd0", op, kind, kib, mib)
+                add("sbd", "%s %s %s" % (op, kind, label), mbs, "MiB/s")
+        if not have_vda:
+            add("virtio-blk", "no virtio disk found", None, "")
+    finally:
+        k.close()
+
+
+def linux_reads():
+    """MiB/s and IOPS of dd iflag=direct in a Debian Linux guest, by row label."""
+    cache = os.path.join(OUT, "linux")
+    vmlinuz, root = linux_guest.fetch(cache)
+    initrd = linux_guest.initramfs(cache, root)
+    args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
+            "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
+            "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + DISK_ARGS
+    c = pexpect.spawn("qemu-system-x86_64", args, encoding="utf-8", codec_errors="replace",
+                      timeout=300)
+    results = {}
+    try:
+        c.expect("KOBOLD-BENCH-READY")
+        for label, kind, kib, mib in IO_ROWS:
+            if kind != "seq":
+                continue
+            count = mib * 1024 // kib
+            # busybox's date has no %N; the timer list gives the clock in ns.
+            now = "$(grep -m1 'now at' /proc/timer_list | cut -d' ' -f3)"
+            c.sendline("s=%s; dd if=/dev/vda of=/dev/null bs=%dk count=%d iflag=direct "
+                       "2>/dev/null; e=%s; echo NS=$((e - s))" % (now, kib, count, now))
+            c.expect(r"NS=(\d+)\r")
+            ns = int(c.match.group(1))
+            c.expect("KOBOLD-BENCH-END")
+            results["read seq " + label] = (mib / (ns / 1e9), int(count / (ns / 1e9)))
+        c.sendline("done")
+        c.expect(pexpect.EOF)
+    finally:
+        c.close(force=True)
+    return results
+
+
+def bench_devmodel():
+    k = kobold.boot("loglevel=3 sbd.nr=0", qemu_args=["-m", "512M"])
+    try:
+        for n in DEVMODEL_N:
+            out = k.run("bench devmodel %d" % n, timeout=900)
+            for op, ns in re.findall(r"devmodel (\w+)\s+N=\d+\s+\d+ us total\s+(\d+) ns/op", out):
+                add("devmodel", "%s N=%d" % (op, n), int(ns), "ns/op")
+    finally:
+        k.close()
+
+
+def attach_linux():
+    try:
+        lin = linux_reads()
+    except (linux_guest.Unavailable, pexpect.ExceptionPexpect, OSError) as e:
+        print("Linux column unavailable: %s" % e)
+        return
+    for r in rows:
+        if r["group"] == "virtio-blk" and r["name"] in lin:
+            r["linux"] = lin[r["name"]][0 if r["unit"] == "MiB/s" else 1]
+
+
+def fmt(v, unit=""):
+    if v is None:
+        return "-"
+    if unit == "s":
+        return "%.3f" % v
+    return "%.1f" % v if isinstance(v, float) else str(v)
+
+
+def print_table():
+    print("%-11s %-22s %12s %12s %7s  %s" % ("group", "row", "Kobold", "Linux", "ratio", "unit"))
+    for r in rows:
+        ratio = "-"
+        if r["linux"] and r["kobold"] is not None:
+            ratio = "%.2f" % (r["kobold"] / r["linux"])
+        print("%-11s %-22s %12s %12s %7s  %s" % (r["group"], r["name"], fmt(r["kobold"], r["unit"]),
+                                                 fmt(r["linux"], r["unit"]), ratio, r["unit"]))
+
+
+def write_csv():
+    with open(os.path.join(OUT, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["group", "row", "kobold", "linux", "unit"])
+        for r in rows:
+            w.writerow([r["group"], r["name"], r["kobold"], r["linux"], r["unit"]])
+
+
+def plot():
+    """Throughput against request size (sequential reads), Kobold and Linux."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plot (apt-get install python3-matplotlib)")
+        return
+    sizes = [(label, kib) for label, kind, kib, _ in IO_ROWS if kind == "seq"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for who, key in (("Kobold", "kobold"), ("Linux", "linux")):
+        pts = [(kib, r[key]) for label, kib in sizes for r in rows
+               if r["group"] == "virtio-blk" and r["name"] == "read seq " + label
+               and r["unit"] == "MiB/s" and r[key]]
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=who)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("request size (KiB)")
+    ax.set_ylabel("sequential read (MiB/s)")
+    ax.set_title("virtio-blk, cache=none, same QEMU")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, "throughput.png"))
+
+
+def main():
+    make_disk()
+    kt, kin = boot_seconds(grub=False)
+    add("boot", "-kernel, host (median)", kt, "s")
+    add("boot", "-kernel, in kernel", kin, "s")
+    gt, _ = boot_seconds(grub=True)
+    add("boot", "GRUB, host (median)", gt, "s")
+    bench_kobold_disks()
+    attach_linux()
+    bench_devmodel()
+    print_table()
+    write_csv()
+    plot()
+    print("wrote %s/results.csv and throughput.png" % os.path.relpath(OUT, ROOT))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""linux_guest.py: a minimal Linux guest for comparison benchmarks.
+
+It is assembled from Debian's own packages (linux-image-amd64 and
+busybox-static, fetched with `apt-get download`): the kernel, and an
+initramfs holding busybox, the virtio modules and an /init that runs the
+commands it is given and powers off. Everything is cached under build/bench.
+"""
+import glob
+import gzip
+import os
+import shutil
+import subprocess
+
+MODULES = ["virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
+           "virtio_pci", "virtio_blk"]
+
+
+class Unavailable(Exception):
+    """The Debian packages could not be fetched or unpacked."""
+
+
+def _run(cmd, cwd=None):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Unavailable("%s: %s" % (" ".join(cmd), (p.stderr or p.stdout).strip()[-300:]))
+    return p.stdout
+
+
+def fetch(cache):
+    """Downloads and unpacks the two packages once; returns (vmlinuz, root dir)."""
+    root = os.path.join(cache, "root")
+    done = os.path.join(cache, ".unpacked")
+    if not os.path.exists(done):
+        os.makedirs(cache, exist_ok=True)
+        image = _run(["apt-cache", "depends", "linux-image-amd64"])
+        pkgs = [l.split()[-1] for l in image.splitlines() if "Depends: linux-image-" in l]
+        if not pkgs:
+            raise Unavailable("apt-cache knows no linux-image-amd64 (run apt-get update)")
+        for old in glob.glob(os.path.join(cache, "*.deb")):
+            os.unlink(old)
+        _run(["apt-get", "download", pkgs[0], "busybox-static"], cwd=cache)
+        shutil.rmtree(root, ignore_errors=True)
+        for deb in glob.glob(os.path.join(cache, "*.deb")):
+            _run(["dpkg-deb", "-x", deb, root])
+        open(done, "w").close()
+    vmlinuz = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")))
+    if not vmlinuz:
+        raise Unavailable("no vmlinuz in the unpacked package")
+    return vmlinuz[-1], root
+
+
+def _cpio_entry(out, name, mode, data=b"", ino=[1]):
+    """One entry of a newc cpio archive (the initramfs format)."""
+    ino[0] += 1
+    fields = [ino[0], mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0]
+    hdr = b"070701" + b"".join(b"%08X" % f for f in fields)
+    out.write(hdr + name.encode() + b"\0")
+    out.write(b"\0" * ((4 - (len(hdr) + len(name) + 1) % 4) % 4))
+    out.write(data)
+    out.write(b"\0" * ((4 - len(data) % 4) % 4))
+
+
+INIT = """#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for m in %s; do insmod /lib/$m.ko || echo "insmod $m failed"; done
+i=0
+while [ ! -e /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+echo KOBOLD-BENCH-READY
+while read -r cmd; do
+    [ "$cmd" = done ] && break
+    echo "KOBOLD-BENCH-CMD $cmd"
+    sh -c "$cmd" 2>&1
+    echo KOBOLD-BENCH-END
+done
+poweroff -f
+"""
+
+
+def initramfs(cache, root):
+    """Builds (once) the gzip'd initramfs with busybox, the modules and /init."""
+    path = os.path.join(cache, "initramfs.cpio.gz")
+    if os.path.exists(path):
+        return path
+    mods = {}
+    for m in MODULES:
+        found = glob.glob(os.path.join(root, "lib", "modules", "*", "kernel", "**", m + ".ko"),
+                          recursive=True)
+        if found:
+            mods[m] = found[0]
+    if "virtio_blk" not in mods or "virtio_pci" not in mods:
+        raise Unavailable("virtio modules not found in the kernel package")
+    with gzip.open(path + ".tmp", "wb") as out:
+        for d in ["bin", "lib", "proc", "sys", "dev", "tmp"]:
+            _cpio_entry(out, d, 0o040755)
+        with open(os.path.join(root, "bin", "busybox"), "rb") as f:
+            _cpio_entry(out, "bin/busybox", 0o100755, f.read())
+        for m in MODULES:
+            if m in mods:
+                with open(mods[m], "rb") as f:
+                    _cpio_entry(out, "lib/%s.ko" % m, 0o100644, f.read())
+        order = " ".join(m for m in MODULES if m in mods)
+        _cpio_entry(out, "init", 0o100755, (INIT % order).encode())
+        _cpio_entry(out, "TRAILER!!!", 0)
+    os.rename(path + ".tmp", path)
+    return path
