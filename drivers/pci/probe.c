@@ -75,7 +75,7 @@ static int pci_read_base(struct pci_dev *pdev, int i)
 
 	sz = probe_bar(pdev, reg, &l);
 	if (!sz || sz == ~0u)
-		return 1;	/* not implemented */
+		return 1;	/* the function has no such BAR */
 	res->flags = bar_flags(l) | IORESOURCE_SIZEALIGN;
 	if (l & PCI_BASE_ADDRESS_SPACE_IO) {
 		base = l & PCI_BASE_ADDRESS_IO_MASK;

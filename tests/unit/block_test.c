@@ -6,6 +6,8 @@
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 
+#include "devmodel_helpers.h"
+
 #define FAKE_SECTORS 100
 #define MAX_SEEN 8
 
@@ -172,26 +174,6 @@ static void dynamic_majors_are_distinct(struct ktest *t)
 	unregister_blkdev((unsigned int)a, "testd");
 }
 
-static int read_file(const char *path, char *buf, size_t size)
-{
-	struct sysfs_dirent *sd;
-	struct sysfs_open_file *of;
-	ssize_t n;
-	int err = sysfs_lookup(NULL, path, true, &sd);
-
-	if (err)
-		return err;
-	err = sysfs_open(sd, 0, &of);
-	sysfs_put(sd);
-	if (err)
-		return err;
-	n = sysfs_read(of, buf, size - 1);
-	sysfs_close(of);
-	if (n >= 0)
-		buf[n] = '\0';
-	return (int)n;
-}
-
 static void add_disk_fills_the_block_class(struct ktest *t)
 {
 	struct gendisk *d = make_disk("fake0", 0);
@@ -199,18 +181,18 @@ static void add_disk_fills_the_block_class(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, d != NULL);
 	KTEST_ASSERT_EQ(t, add_disk(d), 0);
-	KTEST_EXPECT_TRUE(t, read_file("/sys/class/block/fake0/dev", buf, sizeof(buf)) > 0);
+	KTEST_EXPECT_TRUE(t, t_cat("/sys/class/block/fake0/dev", buf, sizeof(buf)) > 0);
 	KTEST_EXPECT_STREQ(t, buf, "240:3\n");
-	KTEST_EXPECT_TRUE(t, read_file("/sys/class/block/fake0/size", buf, sizeof(buf)) > 0);
+	KTEST_EXPECT_TRUE(t, t_cat("/sys/class/block/fake0/size", buf, sizeof(buf)) > 0);
 	KTEST_EXPECT_STREQ(t, buf, "100\n");
-	KTEST_EXPECT_TRUE(t, read_file("/sys/class/block/fake0/ro", buf, sizeof(buf)) > 0);
+	KTEST_EXPECT_TRUE(t, t_cat("/sys/class/block/fake0/ro", buf, sizeof(buf)) > 0);
 	KTEST_EXPECT_STREQ(t, buf, "0\n");
-	KTEST_EXPECT_TRUE(t, read_file("/sys/class/block/fake0/removable", buf, sizeof(buf)) > 0);
+	KTEST_EXPECT_TRUE(t, t_cat("/sys/class/block/fake0/removable", buf, sizeof(buf)) > 0);
 	KTEST_EXPECT_STREQ(t, buf, "0\n");
-	KTEST_EXPECT_TRUE(t, read_file("/sys/class/block/fake0/uevent", buf, sizeof(buf)) > 0);
+	KTEST_EXPECT_TRUE(t, t_cat("/sys/class/block/fake0/uevent", buf, sizeof(buf)) > 0);
 	KTEST_EXPECT_STREQ(t, buf, "MAJOR=240\nMINOR=3\nDEVNAME=fake0\n");
 	del_gendisk(d);
-	KTEST_EXPECT_EQ(t, read_file("/sys/class/block/fake0/dev", buf, sizeof(buf)), -ENOENT);
+	KTEST_EXPECT_EQ(t, t_cat("/sys/class/block/fake0/dev", buf, sizeof(buf)), -ENOENT);
 	put_disk(d);
 }
 
