@@ -387,13 +387,27 @@ def test_registrations_helpers_and_last_reference(vm_with_disk):
     assert processes_using(sock) == [], "stray QEMU or gdb"
 
 
-def test_stepping_a_registration_on_the_debug_kernel(debug_kernel):
-    vm = GdbVM(debug_kernel)
+def walk_once(kernel):
+    vm = GdbVM(kernel)
     try:
         out = vm.gdb(WALK)
         vm.vm.wait_prompt()
     finally:
         vm.close()
+    return out
+
+
+def test_stepping_a_registration_on_the_debug_kernel(debug_kernel):
+    # About one session in ten, gdb's `step` over QEMU's stub lands past
+    # class_device_initialize instead of in it (the timer interrupt's timing
+    # differs from run to run), and the script then stops at a missing
+    # symbol. A second session must then get it right: two failures fail.
+    try:
+        out = walk_once(debug_kernel)
+    except AssertionError as first:
+        if "Error in sourced command file" not in str(first):
+            raise
+        out = walk_once(debug_kernel)
     assert "optimized out" not in out, "DEBUG=1 should show every argument:\n" + out
     steps = out.split("Temporary breakpoint ")
     first = steps[0]
