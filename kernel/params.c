@@ -45,16 +45,18 @@ static int get_bool(char *buf, size_t size, const struct kernel_param *kp)
 	return scnprintf(buf, size, "%c", *(bool *)kp->arg ? 'Y' : 'N');
 }
 
-/* charp options point into cmdline_buf or a default string: never freed. */
+/* Each charp option owns one slot, found by its place in the table: never freed. */
+static char charp_store[ARRAY_SIZE(defaults)][PARAM_VALUE];
+
 static int set_charp(const char *val, const struct kernel_param *kp)
 {
-	static char store[8][PARAM_VALUE];
-	static int next;
-	char *slot = store[next++ % ARRAY_SIZE(store)];
+	size_t i = (size_t)(kp - __start_kernel_params);
 
-	if (strscpy(slot, val, PARAM_VALUE) < 0)
+	if (i >= ARRAY_SIZE(charp_store))
 		return -ENOSPC;
-	*(const char **)kp->arg = slot;
+	if (strscpy(charp_store[i], val, PARAM_VALUE) < 0)
+		return -ENOSPC;
+	*(const char **)kp->arg = charp_store[i];
 	return 0;
 }
 

@@ -21,6 +21,7 @@ def test_ls_errors(kernel):
     assert kernel.run("ls /sys/nope").strip() == \
         "ls: cannot access '/sys/nope': No such file or directory"
     assert "invalid option" in kernel.run("ls -z")
+    assert kernel.run('ls -l ""').strip() == "ls: cannot access '': No such file or directory"
 
 
 def test_cd_pwd_relative_dot_dot_and_root(kernel):

@@ -98,7 +98,8 @@ static void ls_entry(struct sysfs_dirent *sd, const char *name, bool longfmt)
 static int ls_one(const char *path, bool longfmt, bool header)
 {
 	struct sysfs_dirent *sd, *c;
-	int err = shell_lookup(path, !longfmt || path[strlen(path) - 1] == '/', &sd);
+	size_t len = strlen(path);
+	int err = shell_lookup(path, !longfmt || (len && path[len - 1] == '/'), &sd);
 
 	if (err) {
 		sh_err("ls: cannot access '%s': %s\n", path, kstrerror(err));
