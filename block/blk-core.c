@@ -97,15 +97,6 @@ static int submit(struct request *rq)
 	return err;
 }
 
-static u32 pieces(struct gendisk *d, enum req_op op, u64 count)
-{
-	u64 max = d->max_sectors ? d->max_sectors : count;
-
-	if (op == REQ_OP_FLUSH)
-		return 1;
-	return (u32)((count + max - 1) / max);
-}
-
 int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 {
 	struct request *rqs;
@@ -114,11 +105,11 @@ int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 
 	if (err)
 		return err;
-	n = pieces(d, op, count);
+	max = d->max_sectors ? d->max_sectors : (u32)min(count, (u64)UINT32_MAX);
+	n = op == REQ_OP_FLUSH ? 1 : (u32)((count + max - 1) / max);
 	rqs = kzalloc(n * sizeof(*rqs));
 	if (!rqs)
 		return -ENOMEM;
-	max = d->max_sectors ? d->max_sectors : (u32)count;
 	for (i = 0; i < n; i++) {
 		struct request *rq = &rqs[i];
 		u64 done = (u64)i * max;
