@@ -44,7 +44,8 @@ LDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack
 include mk/portable.mk
 include mk/host.mk
 
-# Files that are modules: those that say module_init (loaded at boot, unloadable).
+# Files that are modules: those that say module_init (loaded at boot, unloadable),
+# compiled with -DMODULE as kbuild does, so THIS_MODULE is theirs.
 MODULE_SRCS := $(shell grep -l '^module_init' $(sort $(wildcard drivers/*/*.c)) 2>/dev/null)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/shell/*.c)) \
@@ -74,7 +75,8 @@ $(BUILD)/.toolchain:
 $(BUILD)/%.o: %.c | $(BUILD)/.toolchain
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -DKBUILD_MODNAME='"$(basename $(notdir $<))"' -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -DKBUILD_MODNAME='"$(basename $(notdir $<))"' \
+		$(if $(filter $<,$(MODULE_SRCS)),-DMODULE) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.o: %.S | $(BUILD)/.toolchain
 	@mkdir -p $(dir $@)

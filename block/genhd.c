@@ -1,8 +1,16 @@
 /*
  * genhd.c: disks and the block class. add_disk() registers a disk's class
- * device in the "block" class by itself, as the LWN article says Linux
- * does: /sys/class/block/NAME with dev, size, ro, removable and uevent, and a
- * "device" link to the disk's parent device when it has one.
+ * device in the "block" class: /sys/class/block/NAME with dev, size, ro,
+ * removable and uevent, a "device" link to the disk's parent device when it
+ * has one, and a link /sys/block/NAME to it.
+ *
+ * History: in Linux 2.6.0-2.6.24 a gendisk was not a class device but a
+ * kobject of its own in /sys/block (the article: the block class "currently
+ * appears in /sys/block"). 2.6.25 made disks devices of the "block" class,
+ * shown in /sys/class/block, and kept /sys/block as a directory of links.
+ * Kobold teaches the article's class API on disks too, so it has the layout
+ * of 2.6.25 on: its class devices are directories (the article's era), so
+ * the links read ../class/block/NAME where Linux's read ../devices/....
  */
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
@@ -16,6 +24,7 @@
 
 static const char *major_names[MAX_MAJOR + 1];
 static LIST_HEAD(all_disks);
+struct kset block_subsys;	/* /sys/block: a link per disk */
 
 static struct gendisk *cdev_to_disk(struct class_device *cd)
 {
@@ -135,6 +144,11 @@ int add_disk(struct gendisk *d)
 	err = class_device_register(&d->cdev);
 	if (err)
 		return err;
+	err = sysfs_create_link(&block_subsys.kobj, &d->cdev.kobj, d->disk_name);
+	if (err) {
+		class_device_del(&d->cdev);
+		return err;
+	}
 	d->registered = true;
 	list_add_tail(&d->list, &all_disks);
 	pr_info("%s: %llu sectors (%llu KiB)%s\n", d->disk_name,
@@ -151,6 +165,7 @@ void del_gendisk(struct gendisk *d)
 	d->dead = true;
 	d->registered = false;
 	list_del_init(&d->list);
+	sysfs_remove_link(&block_subsys.kobj, d->disk_name);
 	class_device_del(&d->cdev);
 }
 
@@ -191,5 +206,13 @@ void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg)
 
 int genhd_init(void)
 {
-	return class_register(&block_class);
+	int err = class_register(&block_class);
+
+	if (err)
+		return err;
+	kobject_set_name(&block_subsys.kobj, "block");
+	err = kset_register(&block_subsys);
+	if (err)
+		class_unregister(&block_class);
+	return err;
 }

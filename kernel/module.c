@@ -12,38 +12,42 @@
 
 #define MAX_MODULES 16
 
-struct module {
-	const char *name;
-	int (*init)(void);
-	void (*exit)(void);
-	bool loaded;
-};
-
 extern const struct module_call __start_modules[], __stop_modules[];
 extern const u32 module_sizes[] __attribute__((weak));	/* pairs: name, bytes */
-static struct module modules[MAX_MODULES];
-static int nr_modules;
+static struct module *modules[MAX_MODULES];
+static struct module spare[MAX_MODULES];	/* for a module_init built without -DMODULE */
+static int nr_modules, nr_spare;
 
 static struct module *find_module(const char *name)
 {
 	for (int i = 0; i < nr_modules; i++)
-		if (strcmp(modules[i].name, name) == 0)
-			return &modules[i];
+		if (strcmp(modules[i]->name, name) == 0)
+			return modules[i];
 	return NULL;
 }
 
-/* Joins each file's module_init and module_exit records into one entry. */
+static struct module *table_entry(const struct module_call *c)
+{
+	struct module *m = find_module(c->name);
+
+	if (m)
+		return m;
+	if (WARN(nr_modules == MAX_MODULES, "too many modules"))
+		return NULL;
+	m = c->mod ? c->mod : &spare[nr_spare++];
+	m->name = c->name;
+	modules[nr_modules++] = m;
+	return m;
+}
+
+/* Joins each file's module_init and module_exit records into its struct module. */
 static void build_table(void)
 {
 	for (const struct module_call *c = __start_modules; c < __stop_modules; c++) {
-		struct module *m = find_module(c->name);
+		struct module *m = table_entry(c);
 
-		if (!m) {
-			if (WARN(nr_modules == MAX_MODULES, "too many modules"))
-				return;
-			m = &modules[nr_modules++];
-			m->name = c->name;
-		}
+		if (!m)
+			return;
 		if (c->init)
 			m->init = c->init;
 		if (c->exit)
@@ -65,7 +69,14 @@ bool module_is_loaded(const char *name)
 {
 	struct module *m = find_module(name);
 
-	return m && m->loaded;
+	return m && m->live;
+}
+
+int module_refcount(const char *name)
+{
+	struct module *m = find_module(name);
+
+	return m && m->live ? m->refcnt : -ENOENT;
 }
 
 int module_load(const char *name, int argc, char **argv)
@@ -75,27 +86,28 @@ int module_load(const char *name, int argc, char **argv)
 
 	if (!m)
 		return -ENOENT;
-	if (m->loaded)
+	if (m->live)
 		return 0;	/* as modprobe: loading a loaded module is no error */
 	err = module_params_apply(name, argc, argv);
-	if (!err && m->init)
-		err = m->init();
 	if (err)
 		return err;
-	m->loaded = true;
-	return 0;
+	m->live = true;	/* its files may be opened (pinned) from here on */
+	err = m->init ? m->init() : 0;
+	if (err)
+		m->live = false;
+	return err;
 }
 
 int module_unload(const char *name)
 {
 	struct module *m = find_module(name);
 
-	if (!m || !m->loaded)
+	if (!m || !m->live)
 		return -ENOENT;
-	if (!m->exit)
-		return -EBUSY;
+	if (!m->exit || m->refcnt)
+		return -EBUSY;	/* as Linux's delete_module */
+	m->live = false;	/* try_module_get fails while exit runs, as for 2.6's GOING */
 	m->exit();
-	m->loaded = false;
 	return 0;
 }
 
@@ -105,9 +117,9 @@ void load_builtin_modules(void)
 
 	build_table();
 	for (int i = 0; i < nr_modules; i++) {
-		err = module_load(modules[i].name, 0, NULL);
+		err = module_load(modules[i]->name, 0, NULL);
 		if (err)
-			pr_err("%s: init failed: %s\n", modules[i].name, kstrerror(err));
+			pr_err("%s: init failed: %s\n", modules[i]->name, kstrerror(err));
 	}
 }
 
@@ -115,8 +127,9 @@ static int cmd_lsmod(int argc, char **argv)
 {
 	sh_printf("Module                  Size  Used by\n");
 	for (int i = 0; i < nr_modules; i++)
-		if (modules[i].loaded)
-			sh_printf("%-19s %8u  0\n", modules[i].name, module_size(modules[i].name));
+		if (modules[i]->live)
+			sh_printf("%-19s %8u  %d\n", modules[i]->name,
+				  module_size(modules[i]->name), modules[i]->refcnt);
 	return 0;
 }
 SHELL_COMMAND("lsmod", "", "list the loaded modules", cmd_lsmod);
@@ -148,6 +161,10 @@ static int cmd_rmmod(int argc, char **argv)
 
 	if (argc != 2) {
 		sh_err("rmmod: ERROR: usage: rmmod NAME\n");
+		return 1;
+	}
+	if (module_refcount(argv[1]) > 0) {	/* kmod checks refcnt before delete_module */
+		sh_err("rmmod: ERROR: Module %s is in use\n", argv[1]);
 		return 1;
 	}
 	err = module_unload(argv[1]);

@@ -3,8 +3,16 @@ open/read/write/close/fds, udevadm, kobjects and trace, with their errors."""
 import re
 
 
+def disk_image(tmp_path, kib=1024):
+    path = tmp_path / "vd.img"
+    with open(path, "wb") as f:
+        f.truncate(kib * 1024)
+    return ["-drive", "file=%s,if=none,id=vd0,format=raw" % path,
+            "-device", "virtio-blk-pci,drive=vd0"]
+
+
 def test_top_of_sys(kernel):
-    assert kernel.run("ls /sys").split() == ["bus", "class", "devices", "kernel"]
+    assert kernel.run("ls /sys").split() == ["block", "bus", "class", "devices", "kernel"]
     assert kernel.run("ls /").split() == ["sys"]
 
 
@@ -82,29 +90,69 @@ def test_tree_draws_the_class(kernel):
     assert re.search(r"^1 directories, \d+ files$", out, re.M), out
 
 
-def test_open_file_outlives_rmmod_and_release_runs_at_close(kernel):
+def test_open_attribute_pins_its_module(kernel):
     assert kernel.run("open /sys/class/sbd/sbd0/version").strip() == "fd 3"
+    assert re.search(r"^sbd\s+\d+  1$", kernel.run("lsmod"), re.M)
+    assert kernel.run("rmmod sbd").strip() == "rmmod: ERROR: Module sbd is in use"
+    assert kernel.run("cat /sys/class/sbd/sbd0/version").strip() == "1.0"
     assert kernel.run("read 3").strip() == "1.0"
-    kernel.run("rmmod sbd")
-    assert "/class/sbd/sbd0" not in kernel.run("ls /sys/class/sbd")
-    assert kernel.run("read 3").strip() == "read: /sys/class/sbd/sbd0/version: No such device"
-    assert kernel.run("fds").strip() == "3 /sys/class/sbd/sbd0/version (deleted)"
-    objs = kernel.run("kobjects")
-    assert re.search(r"^\s+\d+ deleted\s+sbd0$", objs, re.M), objs
-    kernel.run("trace on")
-    out = kernel.run("close 3")
-    kernel.run("trace off")
-    assert "release" in out and "sbd0" in out, out
-    assert "sbd0" not in kernel.run("kobjects")
-    assert kernel.run("read 3").strip() == "read: 3: Bad file descriptor"
+    assert kernel.run("close 3") == ""
+    assert re.search(r"^sbd\s+\d+  0$", kernel.run("lsmod"), re.M)
+    assert kernel.run("rmmod sbd") == ""
+    assert "sbd" not in kernel.run("lsmod")
     kernel.run("modprobe sbd")
     assert kernel.run("cat /sys/class/sbd/sbd0/version").strip() == "1.0"
 
 
+def test_read_fd_serves_one_snapshot_by_offset(kernel):
+    assert kernel.run("open /sys/class/sbd/sbd0/ro").strip() == "fd 3"
+    assert kernel.run("read 3") == "0\n"
+    assert kernel.run("echo 1 > /sys/class/sbd/sbd0/ro") == ""
+    assert kernel.run("read 3") == ""  # at the end of the first show()'s snapshot
+    assert kernel.run("close 3") == ""
+    assert kernel.run("open /sys/class/sbd/sbd0/ro").strip() == "fd 3"
+    assert kernel.run("read 3") == "1\n"  # a new open calls show() again
+
+
+def test_open_file_outlives_pci_remove_and_release_runs_at_close(boot_with, tmp_path):
+    k = boot_with(qemu_args=disk_image(tmp_path))
+    bdf = k.run("readlink -f /sys/class/block/vda/device").strip().split("/")[-2]
+    assert re.match(r"^0000:00:[0-9a-f]{2}\.\d$", bdf), bdf
+    assert k.run("open /sys/class/block/vda/size").strip() == "fd 3"
+    assert k.run("read 3").strip() == "2048"
+    assert k.run("echo 1 > /sys/bus/pci/devices/%s/remove" % bdf) == ""
+    assert "virtio_blk" in k.run("lsmod")  # the driver stays; its device went
+    assert "vda" not in k.run("ls /sys/class/block /sys/block")
+    assert k.run("read 3").strip() == "read: /sys/class/block/vda/size: No such device"
+    assert k.run("fds").strip() == "3 /sys/class/block/vda/size (deleted)"
+    objs = k.run("kobjects")
+    assert re.search(r"^\s+\d+ deleted\s+vda$", objs, re.M), objs
+    k.run("trace on")
+    out = k.run("close 3")
+    k.run("trace off")
+    assert re.search(r"trace: \S*release\S* \S*vda", out), out
+    assert "vda" not in k.run("kobjects")
+    assert k.run("read 3").strip() == "read: 3: Bad file descriptor"
+    assert "vda: 2048 sectors" in k.run("echo 1 > /sys/bus/pci/rescan")
+    assert k.run("cat /sys/block/vda/size").strip() == "2048"
+
+
+def test_sys_block_links_follow_the_disks(kernel):
+    assert kernel.run("ls -l /sys/block").strip() == "lrwxrwxrwx sbd0 -> ../class/block/sbd0"
+    assert kernel.run("readlink -f /sys/block/sbd0").strip() == "/sys/class/block/sbd0"
+    assert kernel.run("cat /sys/block/sbd0/size").strip() == "8192"
+    kernel.run("rmmod sbd")
+    assert kernel.run("ls /sys/block") == ""
+    kernel.run("modprobe sbd nr=2")
+    assert kernel.run("ls /sys/block").split() == ["sbd0", "sbd1"]
+
+
 def test_write_through_open_fd(kernel):
     assert kernel.run("open /sys/class/sbd/sbd0/ro").strip() == "fd 3"
-    kernel.run("write 3 1")
-    assert kernel.run("read 3").strip() == "1"
+    assert kernel.run("write 3 1") == ""
+    # one position for reads and writes, as in 2.6: the write moved it past "1\n"
+    assert kernel.run("read 3") == ""
+    assert kernel.run("cat /sys/class/sbd/sbd0/ro").strip() == "1"
     assert "Invalid argument" in kernel.run("write 3 7")
     assert kernel.run("close 3") == ""
     assert "Bad file descriptor" in kernel.run("close 3")

@@ -1,19 +1,30 @@
 /*
- * file.c: attribute files. Reads call the kobject type's show() with a fresh
- * zeroed page; writes call store() with a NUL-terminated copy. An open file
+ * file.c: attribute files, as 2.6's sysfs served them. The first read of an
+ * open file calls the kobject type's show() once, into a zeroed page, and
+ * reads are served from that snapshot by offset; a write calls store() with
+ * a NUL-terminated copy (at most a page minus one byte) and makes the next
+ * read call show() again. An open file pins the attribute's module and
  * holds its kobject, so the object outlives its unregistration until close.
  */
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
+#include <kobold/module.h>
+#include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
 #include "sysfs.h"
 
+/* 2.6's struct sysfs_buffer, with the file's position. */
 struct sysfs_open_file {
 	struct sysfs_dirent *sd;
 	struct kobject *kobj;
 	const struct attribute *attr;
+	struct module *owner;	/* pinned from open to close */
+	char *page;		/* show()'s snapshot, or the last write */
+	size_t count;		/* bytes of snapshot */
+	size_t pos;
+	bool needs_read_fill;
 };
 
 static int sysfs_add_file(struct sysfs_dirent *dir, struct kobject *kobj,
@@ -127,9 +138,15 @@ int sysfs_open(struct sysfs_dirent *sd, int flags __unused, struct sysfs_open_fi
 	of = kzalloc(sizeof(*of));
 	if (!of)
 		return -ENOMEM;
+	of->owner = sd->attr.attr->owner;
+	if (!try_module_get(of->owner)) {	/* its module is going away */
+		kfree(of);
+		return -ENODEV;
+	}
 	of->sd = sysfs_get(sd);
 	of->kobj = kobject_get(sd->attr.kobj);
 	of->attr = sd->attr.attr;
+	of->needs_read_fill = true;
 	*out = of;
 	return 0;
 }
@@ -141,51 +158,75 @@ static const struct sysfs_ops *open_file_ops(struct sysfs_open_file *of)
 	return t ? t->sysfs_ops : NULL;
 }
 
-ssize_t sysfs_read(struct sysfs_open_file *of, char *buf, size_t size)
+static int get_page(struct sysfs_open_file *of)
 {
-	const struct sysfs_ops *ops = open_file_ops(of);
-	char *page;
+	if (!of->page)
+		of->page = kmalloc(SYSFS_PAGE_SIZE);
+	return of->page ? 0 : -ENOMEM;
+}
+
+/* Calls show() once into the page; the file's reads come from it. */
+static int fill_read_buffer(struct sysfs_open_file *of, const struct sysfs_ops *ops)
+{
 	ssize_t n;
 
-	if (of->sd->flags & SYSFS_FLAG_REMOVED)
-		return -ENODEV;
-	if (!(of->sd->mode & S_IRUGO) || !ops || !ops->show)
-		return -EACCES;
-	page = kzalloc(SYSFS_PAGE_SIZE);
-	if (!page)
+	if (get_page(of))
 		return -ENOMEM;
-	n = ops->show(of->kobj, (struct attribute *)of->attr, page);
+	memset(of->page, 0, SYSFS_PAGE_SIZE);
+	n = ops->show(of->kobj, (struct attribute *)of->attr, of->page);
+	if (n < 0)
+		return (int)n;
 	if (n > SYSFS_PAGE_SIZE) {
 		pr_warn("sysfs: %s: show returned %ld, more than a page\n",
 			of->attr->name, (long)n);
 		n = SYSFS_PAGE_SIZE;
 	}
-	if (n > 0) {
-		n = min((size_t)n, size);
-		memcpy(buf, page, (size_t)n);
-	}
-	kfree(page);
-	return n;
+	of->count = (size_t)n;
+	of->needs_read_fill = false;
+	return 0;
+}
+
+ssize_t sysfs_read(struct sysfs_open_file *of, char *buf, size_t size)
+{
+	const struct sysfs_ops *ops = open_file_ops(of);
+	size_t n;
+	int err;
+
+	if (of->sd->flags & SYSFS_FLAG_REMOVED)
+		return -ENODEV;
+	if (!(of->sd->mode & S_IRUGO) || !ops || !ops->show)
+		return -EACCES;
+	if (of->needs_read_fill && (err = fill_read_buffer(of, ops)))
+		return err;
+	n = of->pos < of->count ? min(size, of->count - of->pos) : 0;
+	memcpy(buf, of->page + of->pos, n);
+	of->pos += n;
+	return (ssize_t)n;
 }
 
 ssize_t sysfs_write(struct sysfs_open_file *of, const char *buf, size_t len)
 {
 	const struct sysfs_ops *ops = open_file_ops(of);
-	char *page;
 	ssize_t n;
 
 	if (of->sd->flags & SYSFS_FLAG_REMOVED)
 		return -ENODEV;
 	if (!(of->sd->mode & S_IWUGO) || !ops || !ops->store)
 		return -EACCES;
-	if (len > SYSFS_PAGE_SIZE - 1)
-		return -EINVAL;
-	page = kzalloc(SYSFS_PAGE_SIZE);
-	if (!page)
+	if (get_page(of))
 		return -ENOMEM;
-	memcpy(page, buf, len);
-	n = ops->store(of->kobj, (struct attribute *)of->attr, page, len);
-	kfree(page);
+	len = min(len, (size_t)SYSFS_PAGE_SIZE - 1);	/* 2.6: the rest is the caller's to retry */
+	memcpy(of->page, buf, len);
+	of->page[len] = '\0';
+	of->needs_read_fill = true;
+	n = ops->store(of->kobj, (struct attribute *)of->attr, of->page, len);
+	if (n > (ssize_t)len) {
+		pr_warn("sysfs: %s: store returned %ld for %zu bytes\n", of->attr->name,
+			(long)n, len);
+		n = (ssize_t)len;
+	}
+	if (n > 0)
+		of->pos += (size_t)n;
 	return n;
 }
 
@@ -193,8 +234,10 @@ void sysfs_close(struct sysfs_open_file *of)
 {
 	if (!of)
 		return;
-	kobject_put(of->kobj);
+	kobject_put(of->kobj);	/* may run a release in the owner: put the module after */
+	module_put(of->owner);
 	sysfs_put(of->sd);
+	kfree(of->page);
 	kfree(of);
 }
 

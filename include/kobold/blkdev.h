@@ -74,6 +74,7 @@ struct gendisk {
 };
 
 extern struct class block_class;
+extern struct kset block_subsys;	/* /sys/block (2.6's name for it) */
 
 /* A major number: 0 asks for a free one (returned); an error is negative. */
 int register_blkdev(unsigned int major, const char *name);

@@ -9,6 +9,7 @@
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/list.h>
+#include <kobold/module.h>
 #include <kobold/sysfs.h>
 #include <kobold/types.h>
 
@@ -20,8 +21,10 @@ struct bus_type;
 struct class;
 struct class_device;
 
-#define __ATTR(_name, _mode, _show, _store)                      \
-	{ .attr = { .name = #_name, .mode = _mode }, .show = _show, .store = _store }
+/* As 2.6's: the attribute's owner is the module that defines it (THIS_MODULE). */
+#define __ATTR(_name, _mode, _show, _store)                                        \
+	{ .attr = { .name = #_name, .owner = THIS_MODULE, .mode = _mode },          \
+	  .show = _show, .store = _store }
 #define __ATTR_RO(_name) __ATTR(_name, S_IRUGO, _name##_show, NULL)
 #define __ATTR_NULL { .attr = { .name = NULL } }	/* ends attribute arrays */
 

@@ -1,14 +1,31 @@
 /*
  * module.h: built-in modules that load and unload at run time. A driver file
  * says module_init(fn) and module_exit(fn) as in Linux; the build names the
- * module after the file (KBUILD_MODNAME).
+ * module after the file (KBUILD_MODNAME) and compiles it with -DMODULE, so
+ * that THIS_MODULE is its own struct module (NULL in built-in code, as Linux).
  */
 #ifndef KOBOLD_MODULE_H
 #define KOBOLD_MODULE_H
 
 #include <kobold/types.h>
 
+struct module {
+	const char *name;
+	int (*init)(void);
+	void (*exit)(void);
+	bool live;	/* loaded and not being unloaded: try_module_get may pin it */
+	int refcnt;	/* pins (open attribute files); rmmod refuses while nonzero */
+};
+
+#ifdef MODULE
+static struct module __this_module __attribute__((unused)) = { .name = KBUILD_MODNAME };
+#define THIS_MODULE (&__this_module)
+#else
+#define THIS_MODULE ((struct module *)0)	/* built in: never unloaded */
+#endif
+
 struct module_call {
+	struct module *mod;	/* THIS_MODULE of the file that says module_init */
 	const char *name;
 	int (*init)(void);
 	void (*exit)(void);
@@ -17,20 +34,42 @@ struct module_call {
 #define module_init(fn)                                                   \
 	static const struct module_call __module_init_##fn                \
 		__attribute__((used, section("modules"), aligned(4))) = { \
-			KBUILD_MODNAME, fn, NULL }
+			THIS_MODULE, KBUILD_MODNAME, fn, NULL }
 #define module_exit(fn)                                                   \
 	static const struct module_call __module_exit_##fn                \
 		__attribute__((used, section("modules"), aligned(4))) = { \
-			KBUILD_MODNAME, NULL, fn }
+			THIS_MODULE, KBUILD_MODNAME, NULL, fn }
 #define MODULE_DESCRIPTION(text)
 #define MODULE_VERSION(text)
+
+/*
+ * Pins mod, as 2.6's sysfs did for an attribute's owner at open: false if
+ * the module is being unloaded or gone. NULL (built-in code) always succeeds.
+ */
+static inline bool try_module_get(struct module *mod)
+{
+	if (!mod)
+		return true;
+	if (!mod->live)
+		return false;
+	mod->refcnt++;
+	return true;
+}
+
+static inline void module_put(struct module *mod)
+{
+	if (mod)
+		mod->refcnt--;
+}
 
 /* Loads every built-in module, in link order, as the kernel finishes booting. */
 void load_builtin_modules(void);
 /* modprobe: 0, or -ENOENT (no such module) or the init function's error. */
 int module_load(const char *name, int argc, char **argv);
-/* rmmod: 0, -ENOENT (not loaded) or -EBUSY (no exit function). */
+/* rmmod: 0, -ENOENT (not loaded) or -EBUSY (pinned, or no exit function). */
 int module_unload(const char *name);
 bool module_is_loaded(const char *name);
+/* How many pins a loaded module has (lsmod's "Used by"), or -ENOENT. */
+int module_refcount(const char *name);
 
 #endif

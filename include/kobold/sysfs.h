@@ -35,11 +35,13 @@ typedef __PTRDIFF_TYPE__ ssize_t;	/* int on i386, as Linux's */
 #define SYSFS_MAXSYMLINKS 40	/* symlinks followed in one lookup, as Linux */
 
 struct kobject;
+struct module;
 struct sysfs_dirent;
 struct sysfs_open_file;
 
 struct attribute {
 	const char *name;
+	struct module *owner;	/* pinned while the file is open (THIS_MODULE; NULL: built in) */
 	umode_t mode;
 };
 
@@ -114,17 +116,27 @@ struct sysfs_dirent *sysfs_dirent_parent(const struct sysfs_dirent *sd);
 bool sysfs_dirent_removed(const struct sysfs_dirent *sd);	/* unlinked from the tree */
 
 /*
- * Open attribute files. The handle keeps its kobject alive; once the
- * attribute or its object is gone, read and write fail with -ENODEV and the
- * object's release runs at sysfs_close. flags is reserved (pass 0):
- * permissions are checked at each read and write (-EACCES).
+ * Open attribute files, with 2.6's semantics. The handle pins the
+ * attribute's owner module (rmmod refuses) and keeps its kobject alive;
+ * once the attribute or its object is gone, read and write fail with
+ * -ENODEV and the object's release runs at sysfs_close. flags is reserved
+ * (pass 0): permissions are checked at each read and write (-EACCES).
  * sysfs_open returns 0 or -EISDIR (directory), -EINVAL (a link: look it up
- * with follow_last first), -ENODEV (removed), -ENOMEM.
+ * with follow_last first), -ENODEV (removed, or its module is going),
+ * -ENOMEM.
  */
 int sysfs_open(struct sysfs_dirent *sd, int flags, struct sysfs_open_file **out);
-/* The whole show() output (at most SYSFS_PAGE_SIZE), copied up to size bytes. */
+/*
+ * Up to size bytes from the file's position; 0 at the end. The first read
+ * (and the first after a write) calls show() once; the others are served
+ * from that snapshot, so a value read in pieces is never torn.
+ */
 ssize_t sysfs_read(struct sysfs_open_file *of, char *buf, size_t size);
-/* store() of a NUL-terminated copy; -EINVAL over SYSFS_PAGE_SIZE - 1 bytes. */
+/*
+ * store() of a NUL-terminated copy of at most SYSFS_PAGE_SIZE - 1 bytes: a
+ * longer write is cut there, and store()'s count (short) tells the caller
+ * to write the rest again, as write(2) callers do.
+ */
 ssize_t sysfs_write(struct sysfs_open_file *of, const char *buf, size_t len);
 void sysfs_close(struct sysfs_open_file *of);
 struct sysfs_dirent *sysfs_open_file_dirent(struct sysfs_open_file *of);

@@ -1,6 +1,8 @@
 /*
  * files.c: open, read, write, close and fds: attribute files held open
- * across commands, to watch an object outlive its unregistration.
+ * across commands, to watch an object outlive its unregistration and its
+ * module stay pinned. Each read continues where the last one stopped, in
+ * the snapshot that the first read's show() made (2.6's sysfs).
  */
 #include <kobold/errno.h>
 #include <kobold/shell.h>
@@ -94,7 +96,7 @@ static int cmd_read(int argc, char **argv)
 	sh_write(page, (size_t)n);
 	return 0;
 }
-SHELL_COMMAND("read", "FD", "read an open attribute", cmd_read);
+SHELL_COMMAND("read", "FD", "read on from where the last read stopped (show() runs once)", cmd_read);
 
 static int cmd_write(int argc, char **argv)
 {
@@ -112,7 +114,7 @@ static int cmd_write(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		len += (size_t)scnprintf(page + len, sizeof(page) - len, "%s%s", argv[i],
 					 i + 1 < argc ? " " : "\n");
-	n = sysfs_write(f->of, page, len);
+	n = shell_full_write(f->of, page, len);
 	if (n < 0) {
 		sh_err("write: %s: %s\n", f->path, kstrerror((int)n));
 		return 1;

@@ -63,7 +63,7 @@ int shell_write_file(const char *path, const char *data, size_t len)
 	sysfs_put(sd);
 	if (err)
 		return err;
-	n = sysfs_write(of, data, len);
+	n = shell_full_write(of, data, len);
 	sysfs_close(of);
 	return n < 0 ? (int)n : 0;
 }

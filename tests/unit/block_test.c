@@ -1,6 +1,7 @@
 /* block_test.c: the block layer's checks, splitting, counters and the block class. */
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
+#include <kobold/init.h>
 #include <kobold/ktest.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -40,7 +41,7 @@ static int block_suite_init(struct ktest *t)
 	memset(&fake, 0, sizeof(fake));
 	registered_here = false;
 	if (block_class.subsys.kobj.state != KOBJ_STATE_ADDED) {
-		if (class_register(&block_class))
+		if (genhd_init())
 			return -1;
 		registered_here = true;
 	}
@@ -49,8 +50,10 @@ static int block_suite_init(struct ktest *t)
 
 static void block_suite_exit(struct ktest *t)
 {
-	if (registered_here)
+	if (registered_here) {
+		kset_unregister(&block_subsys);
 		class_unregister(&block_class);
+	}
 }
 
 static struct gendisk *make_disk(const char *name, u32 max_sectors)
@@ -196,6 +199,24 @@ static void add_disk_fills_the_block_class(struct ktest *t)
 	put_disk(d);
 }
 
+/* /sys/block/NAME: a link to the class device, made and removed with the disk. */
+static void sys_block_links_each_disk(struct ktest *t)
+{
+	struct gendisk *d = make_disk("fake0", 0);
+	char buf[128];
+
+	KTEST_ASSERT_TRUE(t, d != NULL);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/block"), 0);
+	KTEST_ASSERT_EQ(t, add_disk(d), 0);
+	KTEST_EXPECT_TRUE(t, t_readlink("/sys/block/fake0", buf, sizeof(buf)) > 0);
+	KTEST_EXPECT_STREQ(t, buf, "../class/block/fake0");
+	KTEST_EXPECT_TRUE(t, t_cat("/sys/block/fake0/size", buf, sizeof(buf)) > 0);
+	KTEST_EXPECT_STREQ(t, buf, "100\n");
+	del_gendisk(d);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/block/fake0"), -ENOENT);
+	put_disk(d);
+}
+
 static void a_disk_with_a_parent_links_to_it(struct ktest *t)
 {
 	struct gendisk *d = make_disk("fake0", 0);
@@ -222,6 +243,7 @@ static const struct ktest_case block_cases[] = {
 	KTEST_CASE(removed_disk_fails_with_enodev),
 	KTEST_CASE(dynamic_majors_are_distinct),
 	KTEST_CASE(add_disk_fills_the_block_class),
+	KTEST_CASE(sys_block_links_each_disk),
 	KTEST_CASE(a_disk_with_a_parent_links_to_it),
 	KTEST_END,
 };

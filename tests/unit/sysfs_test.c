@@ -3,6 +3,8 @@
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/ktest.h>
+#include <kobold/module.h>
+#include <kobold/shell_fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -11,16 +13,23 @@
 struct sobj {
 	struct kobject kobj;
 	int releases;
+	int shows;
 	int stores;
+	int refcnt_at_release;	/* of owner_mod, when release ran */
 	size_t last_count;
 	size_t last_len;	/* strlen of what store saw: proves the NUL */
 	bool page_was_zero;
 	char value[16];
 };
 
+static struct module owner_mod = { .name = "ktest_owner" };
+
 static void sobj_release(struct kobject *kobj)
 {
-	container_of(kobj, struct sobj, kobj)->releases++;	/* the test frees */
+	struct sobj *o = container_of(kobj, struct sobj, kobj);
+
+	o->releases++;	/* the test frees */
+	o->refcnt_at_release = owner_mod.refcnt;
 }
 
 static ssize_t sobj_show(struct kobject *kobj, struct attribute *attr, char *buf)
@@ -28,6 +37,7 @@ static ssize_t sobj_show(struct kobject *kobj, struct attribute *attr, char *buf
 	struct sobj *o = container_of(kobj, struct sobj, kobj);
 	int i;
 
+	o->shows++;
 	o->page_was_zero = true;
 	for (i = 0; i < SYSFS_PAGE_SIZE; i++)
 		o->page_was_zero &= buf[i] == 0;
@@ -38,7 +48,7 @@ static ssize_t sobj_show(struct kobject *kobj, struct attribute *attr, char *buf
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "%s=%s\n", attr->name, o->value);
 }
 
-static ssize_t sobj_store(struct kobject *kobj, struct attribute *attr __unused, const char *buf,
+static ssize_t sobj_store(struct kobject *kobj, struct attribute *attr, const char *buf,
 			  size_t count)
 {
 	struct sobj *o = container_of(kobj, struct sobj, kobj);
@@ -47,6 +57,10 @@ static ssize_t sobj_store(struct kobject *kobj, struct attribute *attr __unused,
 	o->last_count = count;
 	o->last_len = strlen(buf);
 	strscpy(o->value, buf, sizeof(o->value));
+	if (strcmp(attr->name, "short") == 0)	/* takes two bytes at a time */
+		return (ssize_t)min(count, (size_t)2);
+	if (strcmp(attr->name, "zero") == 0)	/* a store that forgot its return */
+		return 0;
 	return (ssize_t)count;
 }
 
@@ -60,6 +74,9 @@ static struct attribute attr_rw = { .name = "rw", .mode = 0644 };
 static struct attribute attr_ro = { .name = "ro", .mode = 0444 };
 static struct attribute attr_wo = { .name = "wo", .mode = 0200 };
 static struct attribute attr_big = { .name = "big", .mode = 0444 };
+static struct attribute attr_short = { .name = "short", .mode = 0644 };
+static struct attribute attr_zero = { .name = "zero", .mode = 0644 };
+static struct attribute attr_owned = { .name = "owned", .owner = &owner_mod, .mode = 0644 };
 
 static struct sobj *sobj_add(const char *name, struct kobject *parent)
 {
@@ -243,10 +260,12 @@ static void sysfs_read_write_and_permissions(struct ktest *t)
 	a->stores = 0;
 	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_rw/rw", big), SYSFS_PAGE_SIZE - 1);
 	KTEST_EXPECT_EQ(t, a->last_len, SYSFS_PAGE_SIZE - 1);
-	big[SYSFS_PAGE_SIZE - 1] = 'y';	/* 4096 bytes: refused, store not called */
+	big[SYSFS_PAGE_SIZE - 1] = 'y';	/* 4096 bytes: cut to 4095, a short count (2.6) */
 	big[SYSFS_PAGE_SIZE] = '\0';
-	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_rw/rw", big), -EINVAL);
-	KTEST_EXPECT_EQ(t, a->stores, 1);
+	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_rw/rw", big), SYSFS_PAGE_SIZE - 1);
+	KTEST_EXPECT_EQ(t, a->stores, 2);
+	KTEST_EXPECT_EQ(t, a->last_count, SYSFS_PAGE_SIZE - 1);
+	KTEST_EXPECT_EQ(t, a->last_len, SYSFS_PAGE_SIZE - 1);
 	kfree(big);
 	sobj_remove(a);
 }
@@ -288,6 +307,92 @@ static void sysfs_open_file_outlives_its_object(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, sysfs_dirent_removed(sysfs_open_file_dirent(of)));
 	sysfs_close(of);
 	KTEST_EXPECT_EQ(t, a->releases, 1);
+	kfree(a);
+}
+
+/* 2.6: show() once per open file; reads come from its snapshot, by offset. */
+static void sysfs_read_serves_one_snapshot_by_offset(struct ktest *t)
+{
+	struct sobj *a = sobj_add("ktest_snap", NULL);
+	struct sysfs_open_file *of;
+	struct sysfs_dirent *sd;
+	char buf[16];
+
+	KTEST_ASSERT_TRUE(t, a);
+	strscpy(a->value, "abc", sizeof(a->value));
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_rw), 0);
+	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_snap/rw", true, &sd), 0);
+	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
+	sysfs_put(sd);
+	KTEST_EXPECT_EQ(t, a->shows, 0);	/* open alone calls nothing */
+	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, 4), 4);	/* "rw=abc\n" in pieces */
+	KTEST_EXPECT_EQ(t, memcmp(buf, "rw=a", 4), 0);
+	strscpy(a->value, "XYZ", sizeof(a->value));	/* changes after the snapshot */
+	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 3);
+	KTEST_EXPECT_EQ(t, memcmp(buf, "bc\n", 3), 0);	/* never torn */
+	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 0);	/* the end */
+	KTEST_EXPECT_EQ(t, a->shows, 1);
+	KTEST_EXPECT_EQ(t, sysfs_write(of, "q\n", 2), 2);	/* a write: show() again next */
+	/* show() ran again ("rw=q\n\n"), but the position is 9, past its end */
+	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 0);
+	KTEST_EXPECT_EQ(t, a->shows, 2);
+	sysfs_close(of);
+	sobj_remove(a);
+}
+
+/* A store() that takes less than it was given: the shell writes the rest. */
+static void shell_full_write_retries_short_stores(struct ktest *t)
+{
+	struct sobj *a = sobj_add("ktest_short", NULL);
+	struct sysfs_open_file *of;
+	struct sysfs_dirent *sd;
+
+	KTEST_ASSERT_TRUE(t, a);
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_short), 0);
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_zero), 0);
+	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_short/short", "hello\n"), 2);	/* write(2) */
+	a->stores = 0;
+	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_short/short", true, &sd), 0);
+	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
+	sysfs_put(sd);
+	KTEST_EXPECT_EQ(t, shell_full_write(of, "hello\n", 6), 6);
+	KTEST_EXPECT_EQ(t, a->stores, 3);	/* "he", "ll", "o\n" */
+	KTEST_EXPECT_STREQ(t, a->value, "o\n");
+	sysfs_close(of);
+	a->stores = 0;
+	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_short/zero", true, &sd), 0);
+	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
+	sysfs_put(sd);
+	KTEST_EXPECT_EQ(t, shell_full_write(of, "1\n", 2), -ENOSPC);	/* no endless loop */
+	KTEST_EXPECT_EQ(t, a->stores, 1);
+	sysfs_close(of);
+	sobj_remove(a);
+}
+
+/* As 2.6's sysfs: an open file pins attr->owner; a module going away cannot be pinned. */
+static void sysfs_open_pins_the_owner_module(struct ktest *t)
+{
+	struct sobj *a = sobj_add("ktest_owned", NULL);
+	struct sysfs_open_file *of, *of2;
+	struct sysfs_dirent *sd;
+
+	KTEST_ASSERT_TRUE(t, a);
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_owned), 0);
+	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_owned/owned", true, &sd), 0);
+	owner_mod.live = true;
+	owner_mod.refcnt = 0;
+	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
+	owner_mod.live = false;	/* being unloaded: open fails, as 2.6's try_module_get */
+	KTEST_EXPECT_EQ(t, sysfs_open(sd, 0, &of2), -ENODEV);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
+	sysfs_put(sd);
+	kobject_del(&a->kobj);
+	kobject_put(&a->kobj);
+	sysfs_close(of);	/* the release runs before the module is let go */
+	KTEST_EXPECT_EQ(t, a->releases, 1);
+	KTEST_EXPECT_EQ(t, a->refcnt_at_release, 1);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 0);
 	kfree(a);
 }
 
@@ -452,6 +557,9 @@ static const struct ktest_case sysfs_cases[] = {
 	KTEST_CASE(sysfs_read_write_and_permissions),
 	KTEST_CASE(sysfs_missing_callbacks_deny_access),
 	KTEST_CASE(sysfs_open_file_outlives_its_object),
+	KTEST_CASE(sysfs_read_serves_one_snapshot_by_offset),
+	KTEST_CASE(shell_full_write_retries_short_stores),
+	KTEST_CASE(sysfs_open_pins_the_owner_module),
 	KTEST_CASE(sysfs_removed_file_gives_enodev),
 	KTEST_CASE(sysfs_remove_dir_takes_everything_below),
 	KTEST_CASE(sysfs_group_without_name_adds_to_the_dir),
