@@ -119,11 +119,14 @@ def no_leaks(s):
 
 
 def open_file_holds(s):
-    """an open brightness file keeps led0 alive after rmmod; release runs at close"""
+    """an open brightness pins kled (rmmod refuses); an open uevent (the core's file) keeps led0 alive after rmmod; release runs at close"""
     s.fresh()
     expect_eq(s.text("open %s/brightness" % LED0), "fd 3", "open brightness")
+    expect_eq(s.text("rmmod kled"), "rmmod: ERROR: Module kled is in use", "rmmod kled with brightness open")
+    s.run("close 3")
+    expect_eq(s.text("open %s/uevent" % LED0), "fd 3", "open uevent")
     s.run("rmmod kled")
-    expect_eq(s.text("read 3"), "read: %s/brightness: No such device" % LED0, "read 3 after rmmod")
+    expect_eq(s.text("read 3"), "read: %s/uevent: No such device" % LED0, "read 3 after rmmod")
     s.run("trace on")
     out = s.run("close 3")
     s.run("trace off")
