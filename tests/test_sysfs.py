@@ -97,6 +97,10 @@ def test_open_attribute_pins_its_module(kernel):
     assert kernel.run("cat /sys/class/sbd/sbd0/version").strip() == "1.0"
     assert kernel.run("read 3").strip() == "1.0"
     assert kernel.run("close 3") == ""
+    # the core's uevent file pins the class's owner (sbd_class.owner = THIS_MODULE)
+    assert kernel.run("open /sys/class/sbd/sbd0/uevent").strip() == "fd 3"
+    assert kernel.run("rmmod sbd").strip() == "rmmod: ERROR: Module sbd is in use"
+    assert kernel.run("close 3") == ""
     assert re.search(r"^sbd\s+\d+  0$", kernel.run("lsmod"), re.M)
     assert kernel.run("rmmod sbd") == ""
     assert "sbd" not in kernel.run("lsmod")

@@ -261,9 +261,13 @@ static int add_files(struct class_device *cd)
 	struct class_device_attribute *a;
 	int err;
 
-	err = class_device_create_file(cd, &class_device_attr_uevent);
+	cd->uevent_attr = class_device_attr_uevent;
+	cd->uevent_attr.attr.owner = cd->class->owner;
+	cd->devt_attr = class_device_attr_dev;
+	cd->devt_attr.attr.owner = cd->class->owner;
+	err = class_device_create_file(cd, &cd->uevent_attr);
 	if (!err && cd->devt)
-		err = class_device_create_file(cd, &class_device_attr_dev);
+		err = class_device_create_file(cd, &cd->devt_attr);
 	for (a = cd->class->class_dev_attrs; !err && a && a->attr.name; a++)
 		err = class_device_create_file(cd, a);
 	return err ? err : add_links(cd);
@@ -277,8 +281,8 @@ static void remove_files(struct class_device *cd)
 	sysfs_remove_link(&cd->kobj, "device");
 	for (a = cd->class->class_dev_attrs; a && a->attr.name; a++)
 		class_device_remove_file(cd, a);
-	class_device_remove_file(cd, &class_device_attr_dev);
-	class_device_remove_file(cd, &class_device_attr_uevent);
+	class_device_remove_file(cd, &cd->devt_attr);
+	class_device_remove_file(cd, &cd->uevent_attr);
 }
 
 /* An interface cannot veto a device (as in Linux), but its failure is reported. */

@@ -104,6 +104,7 @@ static void sbd_release(struct class_device *cd)
 
 static struct class sbd_class = {
 	.name = "sbd",
+	.owner = THIS_MODULE,
 	.release = sbd_release,
 	.hotplug = sbd_hotplug,
 };

@@ -172,6 +172,7 @@ struct class_device_attribute {
 
 struct class {
 	const char *name;
+	struct module *owner;	/* THIS_MODULE: its devices' uevent and dev files pin it */
 	struct kset subsys;	/* /sys/class/<name> */
 	struct list_head children;	/* class devices, in add order */
 	struct list_head interfaces;	/* in registration order */
@@ -193,6 +194,8 @@ struct class_device {
 	struct class_device *parent;	/* optional: a subdirectory of another */
 	void (*release)(struct class_device *dev);
 	char class_id[BUS_ID_SIZE];
+	/* The core's uevent and dev files, owned by the class's module (as 2.6.16's). */
+	struct class_device_attribute uevent_attr, devt_attr;
 };
 
 struct class_interface {

@@ -119,7 +119,7 @@ def no_leaks(s):
 
 
 def open_file_holds(s):
-    """an open brightness pins kled (rmmod refuses); an open uevent (the core's file) keeps led0 alive after rmmod; release runs at close"""
+    """an open brightness pins kled (rmmod refuses); an open uevent (kled_class has no owner) keeps led0 alive after rmmod; release runs at close"""
     s.fresh()
     expect_eq(s.text("open %s/brightness" % LED0), "fd 3", "open brightness")
     expect_eq(s.text("rmmod kled"), "rmmod: ERROR: Module kled is in use", "rmmod kled with brightness open")

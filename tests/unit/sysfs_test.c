@@ -1,4 +1,5 @@
 /* sysfs_test.c: the sysfs tree: lookup, listing, attribute I/O, links, removal. */
+#include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
@@ -396,6 +397,44 @@ static void sysfs_open_pins_the_owner_module(struct ktest *t)
 	kfree(a);
 }
 
+static void owned_cd_release(struct class_device *cd)
+{
+	kfree(cd);
+}
+
+/* 2.6.16's rule: the core's uevent and dev files of a class device pin the class's owner. */
+static void class_device_files_pin_the_class_owner(struct ktest *t)
+{
+	static struct class owned = { .name = "ktest_owned", .owner = &owner_mod,
+				      .release = owned_cd_release };
+	struct class_device *cd = kzalloc(sizeof(*cd));
+	struct sysfs_open_file *of;
+	struct sysfs_dirent *sd;
+
+	KTEST_ASSERT_TRUE(t, cd != NULL);
+	KTEST_ASSERT_EQ(t, class_register(&owned), 0);
+	cd->class = &owned;
+	cd->devt = MKDEV(250, 1);
+	strscpy(cd->class_id, "own0", sizeof(cd->class_id));
+	KTEST_ASSERT_EQ(t, class_device_register(cd), 0);
+	owner_mod.live = true;
+	owner_mod.refcnt = 0;
+	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/class/ktest_owned/own0/uevent", true, &sd), 0);
+	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
+	sysfs_put(sd);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
+	sysfs_close(of);
+	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/class/ktest_owned/own0/dev", true, &sd), 0);
+	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
+	sysfs_put(sd);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
+	sysfs_close(of);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 0);
+	owner_mod.live = false;
+	class_device_unregister(cd);
+	class_unregister(&owned);
+}
+
 static void sysfs_removed_file_gives_enodev(struct ktest *t)
 {
 	struct sobj *a = sobj_add("ktest_rmfile", NULL);
@@ -560,6 +599,7 @@ static const struct ktest_case sysfs_cases[] = {
 	KTEST_CASE(sysfs_read_serves_one_snapshot_by_offset),
 	KTEST_CASE(shell_full_write_retries_short_stores),
 	KTEST_CASE(sysfs_open_pins_the_owner_module),
+	KTEST_CASE(class_device_files_pin_the_class_owner),
 	KTEST_CASE(sysfs_removed_file_gives_enodev),
 	KTEST_CASE(sysfs_remove_dir_takes_everything_below),
 	KTEST_CASE(sysfs_group_without_name_adds_to_the_dir),
