@@ -96,7 +96,7 @@ static int cmd_read(int argc, char **argv)
 	sh_write(page, (size_t)n);
 	return 0;
 }
-SHELL_COMMAND("read", "FD", "read on from where the last read stopped (show() runs once)", cmd_read);
+SHELL_COMMAND("read", "FD", "read on from the last read (show() runs once per open)", cmd_read);
 
 static int cmd_write(int argc, char **argv)
 {

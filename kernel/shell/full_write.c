@@ -1,4 +1,7 @@
-/* full_write.c: the shell's write loop, as coreutils' full_write(): what a write(2) caller does with a short count. */
+/*
+ * full_write.c: the shell's write loop, as coreutils' full_write(): what a
+ * write(2) caller does with a short count.
+ */
 #include <kobold/errno.h>
 #include <kobold/shell_fs.h>
 #include <kobold/sysfs.h>
