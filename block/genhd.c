@@ -7,7 +7,8 @@
  * History: in Linux 2.6.0-2.6.24 a gendisk was not a class device but a
  * kobject of its own in /sys/block (the article: the block class "currently
  * appears in /sys/block"). 2.6.25 made disks devices of the "block" class,
- * shown in /sys/class/block, and kept /sys/block as a directory of links.
+ * shown in /sys/class/block, and (without CONFIG_SYSFS_DEPRECATED) kept
+ * /sys/block as a directory of links.
  * Kobold teaches the article's class API on disks too, so it has the layout
  * of 2.6.25 on: its class devices are directories (the article's era), so
  * the links read ../class/block/NAME where Linux's read ../devices/....
