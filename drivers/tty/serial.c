@@ -1,6 +1,8 @@
 /*
  * serial.c: the 16550 UART on COM1 (QEMU: -serial stdio), 115200 8N1.
  * Output is polled; input arrives by interrupt (IRQ 4) into the console queue.
+ * When the queue is full the driver stops reading: the bytes wait in the
+ * UART's FIFO, and QEMU holds the rest until there is room (no byte is lost).
  */
 #include <asm/io.h>
 #include <asm/irq.h>
@@ -34,15 +36,34 @@ static void serial_write(const char *s, size_t n)
 	}
 }
 
-static enum irqreturn serial_interrupt(int irq, void *dev)
+static void serial_unthrottle(void);
+
+/* Moves received bytes to the console queue; stops while the queue is full. */
+static bool serial_receive(void)
 {
 	bool any = false;
 
 	while (inb(COM1 + LSR) & LSR_DR) {
+		if (!console_input_room()) {
+			outb(COM1 + IER, 0x00);	/* no more interrupts until there is room */
+			console_throttle(serial_unthrottle);
+			break;
+		}
 		console_input((char)inb(COM1 + RBR));
 		any = true;
 	}
-	return any ? IRQ_HANDLED : IRQ_NONE;
+	return any;
+}
+
+static void serial_unthrottle(void)
+{
+	outb(COM1 + IER, 0x01);	/* received data available */
+	serial_receive();
+}
+
+static enum irqreturn serial_interrupt(int irq, void *dev)
+{
+	return serial_receive() ? IRQ_HANDLED : IRQ_NONE;
 }
 
 static struct console serial_console = { .name = "ttyS0", .write = serial_write };
@@ -54,7 +75,8 @@ void serial_init(void)
 	outb(COM1 + 0, 1);	/* divisor 1: 115200 baud */
 	outb(COM1 + 1, 0);
 	outb(COM1 + LCR, 0x03);	/* 8 bits, no parity, one stop bit */
-	outb(COM1 + FCR, 0xc1);	/* FIFOs on, 14-byte trigger; keep what was typed early */
+	serial_receive();	/* switching the FIFOs on empties them: keep an early byte */
+	outb(COM1 + FCR, 0xc1);	/* FIFOs on, 14-byte trigger */
 	outb(COM1 + MCR, 0x0b);	/* DTR, RTS, OUT2 */
 	register_console(&serial_console);
 }

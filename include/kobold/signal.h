@@ -1,0 +1,17 @@
+/* signal.h: Ctrl-C for long-running commands (Kobold has no tasks: one flag for the shell). */
+#ifndef KOBOLD_SIGNAL_H
+#define KOBOLD_SIGNAL_H
+
+#include <kobold/types.h>
+
+/*
+ * True once Ctrl-C has arrived on a console, until the shell takes it. A
+ * command's long loops check it, undo what they did and return -EINTR, as a
+ * Linux syscall interrupted by SIGINT does.
+ */
+bool signal_pending(void);
+
+/* The shell, after a command: takes a pending Ctrl-C (and its queued byte); true if there was one. */
+bool console_take_interrupt(void);
+
+#endif
