@@ -13,7 +13,6 @@
 #define RBR 0	/* receive buffer (read) */
 #define THR 0	/* transmit holding (write) */
 #define IER 1	/* interrupt enable */
-#define FCR 2	/* FIFO control */
 #define LCR 3	/* line control; bit 7 selects the divisor latch */
 #define MCR 4	/* modem control; OUT2 gates the IRQ line on a PC */
 #define LSR 5	/* line status */
@@ -75,9 +74,18 @@ void serial_init(void)
 	outb(COM1 + 0, 1);	/* divisor 1: 115200 baud */
 	outb(COM1 + 1, 0);
 	outb(COM1 + LCR, 0x03);	/* 8 bits, no parity, one stop bit */
-	serial_receive();	/* switching the FIFOs on empties them: keep an early byte */
-	outb(COM1 + FCR, 0xc1);	/* FIFOs on, 14-byte trigger */
+	/*
+	 * FCR is left as the firmware set it: switching the FIFOs on or off
+	 * empties them, losing what was typed before the first prompt. QEMU
+	 * hands the UART one byte at a time without its FIFO, and never more
+	 * than it has room for.
+	 */
 	outb(COM1 + MCR, 0x0b);	/* DTR, RTS, OUT2 */
+	/*
+	 * SeaBIOS's serial console switches the terminal's line wrap off
+	 * (ESC [ ? 7 l) and leaves "Booting from ROM.." without a newline.
+	 */
+	serial_write("\x1b[?7h\n", 6);
 	register_console(&serial_console);
 }
 
