@@ -13,7 +13,7 @@ static const struct {
 	{ "bench", "Registers N class devices in a class of their own, looks each up\n"
 		   "by path and unregisters them, timing each phase (ns per operation).\n"
 		   "Ctrl-C stops it; what was registered is unregistered." },
-	{ "cat", "Prints each FILE: an attribute's show(), or a file's contents." },
+	{ "cat", "Prints each FILE: for an attribute, what its show() returns now." },
 	{ "cd", "Relative paths, . and .. work; nothing goes above /. The prompt shows\n"
 		"the working directory." },
 	{ "clear", "Clears the screen (the serial terminal and the VGA screen)." },
@@ -39,7 +39,7 @@ static const struct {
 		"name -> target." },
 	{ "lsblk", "NAME MAJ:MIN RM SIZE RO TYPE for every disk and partition, as\n"
 		   "util-linux prints them." },
-	{ "lsmod", "The built-in modules that are loaded, with their use counts." },
+	{ "lsmod", "The built-in modules that are loaded, as lsmod prints them." },
 	{ "lspci", "One line per PCI function: BB:DD.F CLASS: VENDOR:DEVICE." },
 	{ "meminfo", "Bytes and objects in use, peak, failures, free pages. -v groups\n"
 		     "the live objects by the code that allocated them; -c checks\n"
@@ -47,17 +47,17 @@ static const struct {
 	{ "modprobe", "Loads a built-in module (its init runs), with PARAM=VAL settings;\n"
 		      "errors as kmod prints them." },
 	{ "open", "Opens FILE and prints fd N. The open file keeps its object alive\n"
-		  "after it is unregistered, and pins the module that owns it." },
-	{ "poweroff", "Runs the drivers' shutdown (children before parents) and switches\n"
-		      "the machine off by ACPI; QEMU exits with status 0." },
+		  "after it is unregistered; reading it then fails (No such device)." },
+	{ "poweroff", "Switches the machine off through ACPI (sleep state S5); QEMU exits\n"
+		      "with status 0." },
 	{ "pwd", "The working directory, as the prompt shows it." },
 	{ "quit", "As exit: poweroff switches the machine off; in QEMU, Ctrl-A X quits." },
-	{ "read", "Reads an open descriptor from the start, as cat would." },
+	{ "read", "Prints what the open attribute's show() returns now." },
 	{ "readlink", "A link's target as stored (relative, as in sysfs); with -f, the\n"
 		      "absolute path it resolves to." },
 	{ "reboot", "Resets the machine (the keyboard controller's reset line): the\n"
 		    "firmware and the kernel start again, up to a fresh prompt." },
-	{ "rmmod", "Unloads a module: its exit runs. Refused while a file it owns is open." },
+	{ "rmmod", "Unloads a module: its exit runs and its devices go; errors as kmod's." },
 	{ "trace", "While on, every device-model call (register, add, interface add and\n"
 		   "remove, hotplug, release) is logged as it happens." },
 	{ "tree", "PATH defaults to the working directory; the last line counts the\n"
