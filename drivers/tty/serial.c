@@ -2,7 +2,7 @@
  * serial.c: the 16550 UART on COM1 (QEMU: -serial stdio), 115200 8N1.
  * Output is polled; input arrives by interrupt (IRQ 4) into the console queue.
  * When the queue is full the driver stops reading: the bytes wait in the
- * UART's FIFO, and QEMU holds the rest until there is room (no byte is lost).
+ * UART, and QEMU holds the rest until there is room (no byte is lost).
  */
 #include <asm/io.h>
 #include <asm/irq.h>

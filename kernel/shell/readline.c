@@ -1,9 +1,9 @@
 /*
  * readline.c: line editing for the shell: printable ASCII is inserted at the
  * end of the line, Backspace, Ctrl-W (a word) and Ctrl-U (the line) erase,
- * Ctrl-C drops the line, Up and
- * Down walk the history, Tab completes. Anything else is ignored, so no
- * input can leave the line in a state the shell did not expect.
+ * Ctrl-C drops the line, Up and Down walk the history, Tab completes.
+ * Anything else is ignored, so no input can leave the line in a state the
+ * shell did not expect.
  */
 #include <kobold/readline.h>
 #include <kobold/string.h>
