@@ -18,6 +18,7 @@ static char input[INPUT_SIZE];
 static volatile unsigned int in_head, in_tail;	/* written by IRQs, read by the shell */
 static void (*unthrottle)(void);	/* a driver waiting for room in the queue */
 static volatile bool intr_pending;	/* Ctrl-C arrived and the shell has not taken it */
+static bool intr_echoed;		/* its ^C is on the screen already */
 
 void register_console(struct console *con)
 {
@@ -95,7 +96,7 @@ int console_trygetc(void)
 		c = (unsigned char)input[in_tail];
 		in_tail = (in_tail + 1) & (INPUT_SIZE - 1);
 		if (c == CTRL_C)
-			intr_pending = false;	/* the line editor handles it */
+			intr_pending = intr_echoed = false;	/* the line editor handles it */
 		maybe_unthrottle();
 	}
 	local_irq_restore(flags);
@@ -119,18 +120,24 @@ int console_getc(void)
 
 bool signal_pending(void)
 {
+	if (intr_pending && !intr_echoed) {
+		intr_echoed = true;
+		console_puts("^C\n");	/* at once, as a tty echoes it: undoing may take a while */
+	}
 	return intr_pending;
 }
 
 bool console_take_interrupt(void)
 {
 	unsigned long flags = local_irq_save();
-	bool was = intr_pending;
+	bool was = intr_pending, echoed = intr_echoed;
 
 	if (was && in_tail != in_head && input[in_tail] == CTRL_C)
 		in_tail = (in_tail + 1) & (INPUT_SIZE - 1);
-	intr_pending = false;
+	intr_pending = intr_echoed = false;
 	maybe_unthrottle();
 	local_irq_restore(flags);
+	if (was && !echoed)
+		console_puts("^C\n");
 	return was;
 }

@@ -111,10 +111,8 @@ static int run_command(const struct shell_command *c, struct shell_cmdline *cl)
 {
 	int status = cl->redirect ? run_redirected(c, cl) : c->fn(cl->argc, cl->argv);
 
-	if (console_take_interrupt()) {	/* Ctrl-C stopped it (or came as it ended) */
-		console_puts("^C\n");
+	if (console_take_interrupt())	/* Ctrl-C stopped it (or came as it ended) */
 		return 130;	/* 128 + SIGINT, as a shell reports it */
-	}
 	return status;
 }
 
