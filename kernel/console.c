@@ -1,17 +1,24 @@
 /*
  * console.c: fans output out to every registered console and queues input
  * from the serial port and the keyboard for the shell, which reads it
- * through one function whichever device the bytes came from.
+ * through one function whichever device the bytes came from. Ctrl-C is
+ * also noted as it arrives, so a long-running command can stop at it.
  */
 #include <asm/io.h>
 #include <kobold/console.h>
+#include <kobold/errno.h>
+#include <kobold/signal.h>
 #include <kobold/string.h>
 
-#define INPUT_SIZE 1024
+#define INPUT_SIZE 4096		/* a power of two: the indices wrap with a mask */
+#define CTRL_C 0x03
 
 static struct console *consoles;
 static char input[INPUT_SIZE];
 static volatile unsigned int in_head, in_tail;	/* written by IRQs, read by the shell */
+static void (*unthrottle)(void);	/* a driver waiting for room in the queue */
+static volatile bool intr_pending;	/* Ctrl-C arrived and the shell has not taken it */
+static bool intr_echoed;		/* its ^C is on the screen already */
 
 void register_console(struct console *con)
 {
@@ -31,15 +38,44 @@ void console_write(const char *s, size_t n)
 
 void console_puts(const char *s) { console_write(s, strlen(s)); }
 
-/* Called with interrupts off (from an IRQ handler); a full queue drops the byte. */
-void console_input(char c)
+unsigned int console_input_room(void)
 {
-	unsigned int next = (in_head + 1) % INPUT_SIZE;
+	return INPUT_SIZE - 1 - ((in_head - in_tail) & (INPUT_SIZE - 1));
+}
 
-	if (next == in_tail)
+/* The driver stopped reading its device; fn restarts it once there is room. */
+void console_throttle(void (*fn)(void))
+{
+	unthrottle = fn;
+}
+
+static void maybe_unthrottle(void)
+{
+	void (*fn)(void) = unthrottle;
+
+	if (!fn || console_input_room() < INPUT_SIZE / 2)
 		return;
+	unthrottle = NULL;
+	fn();
+}
+
+/*
+ * Called with interrupts off (from an IRQ handler). Ctrl-C drops what was
+ * typed ahead of it, as a Linux tty does for its interrupt character.
+ */
+int console_input(char c)
+{
+	if (c == CTRL_C) {
+		intr_pending = true;
+		in_tail = in_head;
+	}
+	if (!console_input_room())
+		return -ENOSPC;
 	input[in_head] = c;
-	in_head = next;
+	in_head = (in_head + 1) & (INPUT_SIZE - 1);
+	if (c == CTRL_C)
+		maybe_unthrottle();	/* the flush made room */
+	return 0;
 }
 
 void console_input_str(const char *s)
@@ -58,7 +94,10 @@ int console_trygetc(void)
 
 	if (in_tail != in_head) {
 		c = (unsigned char)input[in_tail];
-		in_tail = (in_tail + 1) % INPUT_SIZE;
+		in_tail = (in_tail + 1) & (INPUT_SIZE - 1);
+		if (c == CTRL_C)
+			intr_pending = intr_echoed = false;	/* the line editor handles it */
+		maybe_unthrottle();
 	}
 	local_irq_restore(flags);
 	return c;
@@ -77,4 +116,28 @@ int console_getc(void)
 		}
 		safe_halt();	/* sti; hlt: an interrupt cannot slip in between */
 	}
+}
+
+bool signal_pending(void)
+{
+	if (intr_pending && !intr_echoed) {
+		intr_echoed = true;
+		console_puts("^C\n");	/* at once, as a tty echoes it: undoing may take a while */
+	}
+	return intr_pending;
+}
+
+bool console_take_interrupt(void)
+{
+	unsigned long flags = local_irq_save();
+	bool was = intr_pending, echoed = intr_echoed;
+
+	if (was && in_tail != in_head && input[in_tail] == CTRL_C)
+		in_tail = (in_tail + 1) & (INPUT_SIZE - 1);
+	intr_pending = intr_echoed = false;
+	maybe_unthrottle();
+	local_irq_restore(flags);
+	if (was && !echoed)
+		console_puts("^C\n");
+	return was;
 }

@@ -59,6 +59,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		cmdline = (const char *)mbi->cmdline;
 	parse_boot_cmdline(cmdline);		/* loglevel= applies from here on */
 	pr_info("Kobold %s: a teaching kernel for the Linux device model\n", KOBOLD_VERSION);
+	pr_info("Console: serial ttyS0 and VGA; poweroff switches off (in QEMU's terminal, Ctrl-A X quits)\n");
 	if (mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
 		pr_info("Boot loader: %s\n", (const char *)mbi->boot_loader_name);
 	pr_info("Command line: %s\n", saved_command_line());

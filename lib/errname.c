@@ -5,6 +5,7 @@
 static const char *const errtext[] = {
 	[EPERM] = "Operation not permitted",
 	[ENOENT] = "No such file or directory",
+	[EINTR] = "Interrupted system call",
 	[EIO] = "Input/output error",
 	[ENXIO] = "No such device or address",
 	[E2BIG] = "Argument list too long",

@@ -27,10 +27,13 @@ class KernelPanic(AssertionError):
 
 
 class Kobold:
-    def __init__(self, append="", qemu_args=(), grub=False, timeout=None, monitor=None):
+    def __init__(self, append="", qemu_args=(), grub=False, timeout=None, monitor=None,
+                 no_reboot=True):
+        """no_reboot=False lets a reset restart the machine instead of ending QEMU."""
         self.timeout = timeout or TIMEOUT
         self.monitor_path = monitor
-        args = ["-M", "pc", "-m", "256M", "-no-reboot", "-display", "none",
+        args = ["-M", "pc", "-m", "256M"] + (["-no-reboot"] if no_reboot else []) + [
+                "-display", "none",
                 "-chardev", "stdio,id=console,signal=off", "-serial", "chardev:console",
                 "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
         if monitor:

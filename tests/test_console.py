@@ -1,8 +1,10 @@
 """test_console.py: the PS/2 keyboard and the VGA screen (through QEMU's monitor),
-reboot, and `make run` as the README gives it."""
+input that must never be lost (pastes, type-ahead, bytes sent before the first
+prompt), Ctrl-C, reboot, and `make run` as the README gives it."""
 import os
 import re
 import subprocess
+import time
 
 import pexpect
 
@@ -42,6 +44,103 @@ def test_vga_scrolls_long_output(tmp_path):
         lines = [l for l in screen_text(k) if l]
         assert lines[-2] == "last-line-marker", lines
         assert lines[-1] == "kobold:/#"
+    finally:
+        k.close()
+
+
+def test_clear_and_keyboard_ctrl_c(tmp_path):
+    k = kobold.boot(monitor=str(tmp_path / "mon.sock"))
+    try:
+        k.run("help")
+        k.run("clear")
+        assert [l for l in screen_text(k) if l] == ["kobold:/#"]
+        k.send("bench devmodel 100000\r")
+        k.expect(r"bench devmodel 100000\r*\n")
+        time.sleep(0.3)
+        k.monitor("sendkey ctrl-c")
+        k.wait_prompt()
+        assert k.output().endswith("^C\n"), k.output()
+        assert "devmodel register" not in k.output()
+    finally:
+        k.close()
+
+
+def test_pasted_input_is_never_lost(kernel):
+    """Each paste is ONE write to QEMU's serial port, not the helper's paced send."""
+    k = kernel
+    for n in (3000, 10000):
+        assert k.child.send("echo " + "x" * (n - 6) + "\r") == n  # n bytes, Enter included
+        k.expect(kobold.PROMPT, timeout=120)
+        assert "kobold: line too long (at most 1023 characters)" in k.output(), k.output()[-300:]
+        assert k.run("echo after-%d" % n).strip() == "after-%d" % n
+    # 400 lines (10 KB) typed ahead while a command runs: every one of them runs.
+    k.send("bench devmodel 5000\r")
+    k.expect(r"bench devmodel 5000\r*\n")
+    lines = "".join("echo paste-%03d-%s\r" % (i, "y" * 12) for i in range(400))
+    assert len(lines) > 10000
+    assert k.child.send(lines) == len(lines)
+    k.expect(r"\npaste-399-y{12}\r*\n", timeout=120)
+    k.wait_prompt()
+    done = set(re.findall(r"^paste-(\d{3})-y{12}$", k.transcript(), re.M))
+    assert len(done) == 400, sorted(set("%03d" % i for i in range(400)) - done)[:20]
+
+
+def test_input_before_the_first_prompt_is_kept():
+    k = kobold.Kobold()
+    try:
+        k.child.send("echo early-bird\r")  # before QEMU has even loaded the kernel
+        k.expect(r"\nearly-bird\r*\n", timeout=15)
+        out = k.transcript()
+        # The kernel starts a line of its own (SeaBIOS leaves "Booting from ROM.." open)
+        # and says how to leave.
+        assert "\n[    0.000000] Kobold " in out, out[:300]
+        assert "Ctrl-A X quits" in out
+    finally:
+        k.close()
+
+
+def test_ctrl_c_stops_long_commands_and_they_leak_nothing(tmp_path):
+    img = tmp_path / "random.img"
+    img.write_bytes(os.urandom(1 << 20))  # a hexdump with no repeats: 65536 lines
+    k = kobold.boot(qemu_args=["-drive", "file=%s,if=none,id=d0,format=raw" % img,
+                               "-device", "virtio-blk-pci,drive=d0"])
+    try:
+        before = k.snapshot()
+        for cmd, done in [("bench devmodel 100000", "devmodel register"),
+                          ("blk bench sbd0 read rand 1 4096", "IOPS"),
+                          ("blk read vda 0 2048", "00100000\n"),
+                          ("failslab 10000000 bench devmodel 100000", "devmodel register")]:
+            k.send(cmd + "\r")
+            k.expect(re.escape(cmd) + r"\r*\n")
+            time.sleep(0.5)
+            k.child.send("\x03")
+            k.wait_prompt()
+            out = k.output()
+            assert out.endswith("^C\n"), (cmd, out[-300:])
+            assert done not in out, (cmd, out[-300:])  # it stopped before the end
+        assert k.run("failslab").startswith("off\n")
+        after = k.snapshot()
+        for key in ["BytesInUse", "ObjectsInUse", "kobjects"]:
+            assert after[key] == before[key], (key, before[key], after[key])
+        k.send("echo dropped\x03")  # at the prompt, Ctrl-C still just drops the line
+        k.wait_prompt()
+        assert k.run("echo fine").strip() == "fine"
+    finally:
+        k.close()
+
+
+def test_reboot_without_no_reboot_comes_back_to_a_fresh_prompt():
+    k = kobold.Kobold(no_reboot=False)
+    try:
+        k.wait_prompt()
+        k.run("echo before-reboot")
+        k.send("reboot\r")
+        k.expect("reboot: Restarting system")
+        k.expect(r"\[    0\.000000\] Kobold ")  # a second boot banner
+        k.wait_prompt()
+        assert k.run("history").strip() == "1  history"  # a fresh kernel
+        k.send("poweroff\r")
+        assert k.wait_exit() == 0
     finally:
         k.close()
 

@@ -111,3 +111,54 @@ def test_modprobe_and_rmmod_errors_match_kmod(kernel):
     assert kernel.run("modprobe nosuch").strip() == "modprobe: FATAL: Module nosuch not found."
     assert kernel.run("rmmod nosuch").strip() == "rmmod: ERROR: Module nosuch is not currently loaded"
     assert kernel.run("lsmod").startswith("Module                  Size  Used by")
+
+
+def test_ctrl_w_erases_the_word_before_the_cursor(kernel):
+    # "three" goes, then "two" and the blanks after it, as a tty's WERASE does
+    kernel.send("echo one two  three\x17\x17X\r")
+    kernel.wait_prompt()
+    assert kernel.output().split("\n")[-2] == "one X"
+    kernel.send("\x17\x17\x17echo alone\r")  # on an empty line: nothing happens
+    kernel.wait_prompt()
+    assert kernel.output().split("\n")[-2] == "alone"
+
+
+def test_help_is_sorted_in_columns_that_never_touch(kernel):
+    lines = kernel.run("help").rstrip("\n").split("\n")
+    rows = [re.match(r"^  (\S+)( {2,})\S", l) for l in lines]
+    assert all(rows), lines
+    names = [m.group(1) for m in rows]
+    assert names == sorted(names), names
+    for cmd in ["exit", "quit", "logout", "clear", "history", "help"]:
+        assert cmd in names
+    assert len({m.end() for m in rows}) == 1, lines  # one column for every description
+
+
+def test_help_cmd_prints_usage_and_what_it_does(kernel):
+    out = kernel.run("help tree").rstrip("\n").split("\n")
+    assert out[0] == "tree: tree [PATH]", out
+    assert len(out) >= 3 and all(l.startswith("    ") for l in out[1:]), out
+    assert "Ctrl-C" in kernel.run("help bench")
+    assert kernel.run("help nosuch").strip() == "help: no help topics match `nosuch'"
+    assert kernel.run("help help").startswith("help: help [CMD]")
+
+
+def test_history_clear_and_the_ways_out(kernel):
+    kernel.run("echo first")
+    kernel.run("echo second")
+    out = kernel.run("history").rstrip("\n").split("\n")
+    assert [re.sub(r"^\s+\d+  ", "", l) for l in out[-3:]] == ["echo first", "echo second", "history"]
+    assert re.match(r"^\s+\d+  echo first$", out[-3]), out
+    assert kernel.run("clear") == "\x1b[H\x1b[2J"
+    for cmd in ["exit", "quit", "logout"]:
+        out = kernel.run(cmd)
+        assert "poweroff" in out and "Ctrl-A X" in out, out
+    assert kernel.run("echo still-here").strip() == "still-here"
+
+
+def test_tree_on_a_file_or_a_missing_path_says_so_as_tree_does(kernel):
+    out = kernel.run("tree /sys/class/sbd/sbd0/version")
+    assert out == "/sys/class/sbd/sbd0/version  [error opening dir]\n\n0 directories, 0 files\n"
+    out = kernel.run("tree /sys/nosuch")
+    assert out == "/sys/nosuch  [error opening dir]\n\n0 directories, 0 files\n"
+    assert kernel.run("tree /sys/class/sbd").endswith("\n1 directories, 3 files\n")

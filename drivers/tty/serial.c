@@ -1,6 +1,8 @@
 /*
  * serial.c: the 16550 UART on COM1 (QEMU: -serial stdio), 115200 8N1.
  * Output is polled; input arrives by interrupt (IRQ 4) into the console queue.
+ * When the queue is full the driver stops reading: the bytes wait in the
+ * UART, and QEMU holds the rest until there is room (no byte is lost).
  */
 #include <asm/io.h>
 #include <asm/irq.h>
@@ -11,7 +13,6 @@
 #define RBR 0	/* receive buffer (read) */
 #define THR 0	/* transmit holding (write) */
 #define IER 1	/* interrupt enable */
-#define FCR 2	/* FIFO control */
 #define LCR 3	/* line control; bit 7 selects the divisor latch */
 #define MCR 4	/* modem control; OUT2 gates the IRQ line on a PC */
 #define LSR 5	/* line status */
@@ -34,15 +35,34 @@ static void serial_write(const char *s, size_t n)
 	}
 }
 
-static enum irqreturn serial_interrupt(int irq, void *dev)
+static void serial_unthrottle(void);
+
+/* Moves received bytes to the console queue; stops while the queue is full. */
+static bool serial_receive(void)
 {
 	bool any = false;
 
 	while (inb(COM1 + LSR) & LSR_DR) {
+		if (!console_input_room()) {
+			outb(COM1 + IER, 0x00);	/* no more interrupts until there is room */
+			console_throttle(serial_unthrottle);
+			break;
+		}
 		console_input((char)inb(COM1 + RBR));
 		any = true;
 	}
-	return any ? IRQ_HANDLED : IRQ_NONE;
+	return any;
+}
+
+static void serial_unthrottle(void)
+{
+	outb(COM1 + IER, 0x01);	/* received data available */
+	serial_receive();
+}
+
+static enum irqreturn serial_interrupt(int irq, void *dev)
+{
+	return serial_receive() ? IRQ_HANDLED : IRQ_NONE;
 }
 
 static struct console serial_console = { .name = "ttyS0", .write = serial_write };
@@ -54,8 +74,18 @@ void serial_init(void)
 	outb(COM1 + 0, 1);	/* divisor 1: 115200 baud */
 	outb(COM1 + 1, 0);
 	outb(COM1 + LCR, 0x03);	/* 8 bits, no parity, one stop bit */
-	outb(COM1 + FCR, 0xc1);	/* FIFOs on, 14-byte trigger; keep what was typed early */
+	/*
+	 * FCR is left as the firmware set it: switching the FIFOs on or off
+	 * empties them, losing what was typed before the first prompt. QEMU
+	 * hands the UART one byte at a time without its FIFO, and never more
+	 * than it has room for.
+	 */
 	outb(COM1 + MCR, 0x0b);	/* DTR, RTS, OUT2 */
+	/*
+	 * SeaBIOS's serial console switches the terminal's line wrap off
+	 * (ESC [ ? 7 l) and leaves "Booting from ROM.." without a newline.
+	 */
+	serial_write("\x1b[?7h\n", 6);
 	register_console(&serial_console);
 }
 

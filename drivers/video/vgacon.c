@@ -1,7 +1,7 @@
 /*
  * vgacon.c: the VGA text console, 80x25 at 0xb8000 (QEMU's default -vga std
- * starts in this mode). Scrolls; moves the hardware cursor; ignores ANSI
- * escape sequences, which only the serial terminal understands.
+ * starts in this mode). Scrolls; moves the hardware cursor; of the ANSI
+ * escape sequences it knows only clear's (ESC [ H, ESC [ J) and skips the rest.
  */
 #include <asm/io.h>
 #include <kobold/console.h>
@@ -35,6 +35,18 @@ static void scroll(void)
 	row = ROWS - 1;
 }
 
+/* ESC [ H: cursor home; ESC [ J: erase from the cursor to the end of the screen. */
+static void csi_final(char c)
+{
+	esc_state = 0;
+	if (c == 'H') {
+		row = col = 0;
+	} else if (c == 'J') {
+		for (int i = row * COLS + col; i < COLS * ROWS; i++)
+			screen[i] = ATTR | ' ';
+	}
+}
+
 static bool swallow_escape(char c)
 {
 	if (esc_state == 0 && c == 0x1b) {
@@ -47,7 +59,7 @@ static bool swallow_escape(char c)
 	}
 	if (esc_state == 2) {
 		if (c >= 0x40 && c <= 0x7e)
-			esc_state = 0;	/* the final byte of a CSI sequence */
+			csi_final(c);	/* the final byte of a CSI sequence */
 		return true;
 	}
 	return false;

@@ -15,7 +15,11 @@ void console_write(const char *s, size_t n);
 void console_puts(const char *s);
 
 /* Input: interrupt handlers push bytes, the shell pops them. */
-void console_input(char c);
+/* Queues c; -ENOSPC when the queue is full (the byte is not taken). */
+int console_input(char c);
+unsigned int console_input_room(void);
+/* A driver that stopped reading its device when the queue filled: fn restarts it. */
+void console_throttle(void (*fn)(void));
 void console_input_str(const char *s);
 /* Next input byte; waits (halting the CPU) until there is one. */
 int console_getc(void);

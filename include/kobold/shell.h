@@ -44,6 +44,8 @@ void sh_write(const char *s, size_t n);
 /* Error messages: always to the console, like stderr. */
 void sh_err(const char *fmt, ...) __printf(1, 2);
 void shell_run(void);
+/* The lines below a command's usage in `help CMD` (helptext.c), or NULL. */
+const char *shell_help_text(const char *name);
 /* Runs one command line as if typed (used by tests and boot scripts). */
 int shell_execute(const char *line);
 #endif

@@ -8,6 +8,7 @@
 #include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/shell.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
@@ -26,7 +27,7 @@ static struct class bench_class = {
 
 static int register_all(struct class_device **devs, unsigned int n)
 {
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < n && !signal_pending(); i++) {
 		struct class_device *cd = kzalloc(sizeof(*cd));
 		int err;
 
@@ -41,7 +42,7 @@ static int register_all(struct class_device **devs, unsigned int n)
 		}
 		devs[i] = cd;
 	}
-	return 0;
+	return signal_pending() ? -EINTR : 0;
 }
 
 static int lookup_all(unsigned int n)
@@ -52,6 +53,8 @@ static int lookup_all(unsigned int n)
 		struct sysfs_dirent *sd;
 		int err;
 
+		if (signal_pending())
+			return -EINTR;
 		scnprintf(path, sizeof(path), "/sys/class/bench/bench%u/uevent", i);
 		err = sysfs_lookup(NULL, path, true, &sd);
 		if (err)
@@ -117,6 +120,8 @@ static int cmd_bench(int argc, char **argv)
 		return 1;
 	}
 	err = bench_devmodel(n);
+	if (err == -EINTR)
+		return 130;	/* Ctrl-C: the shell says ^C */
 	if (err) {
 		sh_err("bench: %s\n", kstrerror(err));
 		return 1;

@@ -3,6 +3,7 @@
 #include <kobold/clock.h>
 #include <kobold/errno.h>
 #include <kobold/shell.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -60,11 +61,13 @@ static int cmd_lsblk(int argc, char **argv)
 SHELL_COMMAND("lsblk", "", "list the block devices", cmd_lsblk);
 
 /* hexdump -C: offset, 16 bytes in hex, the same as text; repeats shown as '*'. */
-static void hexdump(const u8 *p, size_t len, u64 base)
+static int hexdump(const u8 *p, size_t len, u64 base)
 {
 	bool starred = false;
 
 	for (size_t off = 0; off < len; off += 16) {
+		if (signal_pending())
+			return -EINTR;
 		if (off && memcmp(p + off, p + off - 16, 16) == 0) {
 			if (!starred)
 				sh_printf("*\n");
@@ -81,6 +84,7 @@ static void hexdump(const u8 *p, size_t len, u64 base)
 		sh_printf("|\n");
 	}
 	sh_printf("%08lx\n", (unsigned long)(base + len));
+	return 0;
 }
 
 static int parse_u64(const char *s, const char *what, u64 *v)
@@ -97,6 +101,8 @@ static int parse_u64(const char *s, const char *what, u64 *v)
 
 static int blk_error(const char *disk, int err)
 {
+	if (err == -EINTR)
+		return 130;	/* Ctrl-C: the shell says ^C */
 	sh_err("blk: %s: %s\n", disk, kstrerror(err));
 	return 1;
 }
@@ -124,7 +130,7 @@ static int blk_read(struct gendisk *d, int argc, char **argv)
 		return blk_error(d->disk_name, -ENOMEM);
 	err = blk_rw(d, REQ_OP_READ, sector, count, buf);
 	if (!err)
-		hexdump(buf, count * SECTOR_SIZE, sector * SECTOR_SIZE);
+		err = hexdump(buf, count * SECTOR_SIZE, sector * SECTOR_SIZE);
 	kfree(buf);
 	return err ? blk_error(d->disk_name, err) : 0;
 }
@@ -211,7 +217,8 @@ static int blk_bench(struct gendisk *d, int argc, char **argv)
 	for (u64 i = 0; i < ios && !err; i++) {
 		u64 block = rnd ? bench_rand(&seed) % span : pos++ % span;
 
-		err = blk_rw(d, write ? REQ_OP_WRITE : REQ_OP_READ, block * bs, bs, buf);
+		err = signal_pending() ? -EINTR :
+			blk_rw(d, write ? REQ_OP_WRITE : REQ_OP_READ, block * bs, bs, buf);
 	}
 	ns = ktime_get_ns() - start;
 	kfree(buf);

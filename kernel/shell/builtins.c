@@ -1,4 +1,7 @@
-/* builtins.c: the shell's own commands: help, echo, dmesg, meminfo, poweroff, reboot. */
+/*
+ * builtins.c: the shell's own commands: help, exit, clear, echo, dmesg,
+ * meminfo, poweroff, reboot.
+ */
 #include <kobold/kallsyms.h>
 #include <kobold/mm.h>
 #include <kobold/panic.h>
@@ -7,17 +10,98 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
-static int cmd_help(int argc, char **argv)
-{
-	for (const struct shell_command *c = __start_shell_cmds; c < __stop_shell_cmds; c++) {
-		char head[48];
+#define MAX_COMMANDS 128
 
-		scnprintf(head, sizeof(head), "%s %s", c->name, c->usage);
-		sh_printf("  %-34s %s\n", head, c->help);
+/* The command table, sorted by name (the linker leaves it in link order). */
+static unsigned int sorted_commands(const struct shell_command **out)
+{
+	unsigned int n = 0;
+
+	for (const struct shell_command *c = __start_shell_cmds; c < __stop_shell_cmds; c++) {
+		unsigned int j = n++;
+
+		if (n > MAX_COMMANDS)
+			return MAX_COMMANDS;
+		for (; j > 0 && strcmp(out[j - 1]->name, c->name) > 0; j--)
+			out[j] = out[j - 1];
+		out[j] = c;
+	}
+	return n;
+}
+
+static const struct shell_command *lookup_command(const char *name)
+{
+	for (const struct shell_command *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+/* help CMD: the usage line as bash's help prints it, then what the command does. */
+static int help_one(const char *name)
+{
+	const struct shell_command *c = lookup_command(name);
+	const char *text;
+
+	if (!c) {
+		sh_err("help: no help topics match `%s'\n", name);
+		return 1;
+	}
+	sh_printf("%s: %s%s%s\n    %s\n", c->name, c->name, *c->usage ? " " : "", c->usage,
+		  c->help);
+	text = shell_help_text(c->name);
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+		sh_printf("    %.*s\n", len, p);
+		p += len + (nl != NULL);
 	}
 	return 0;
 }
-SHELL_COMMAND("help", "", "list the commands, one line each", cmd_help);
+
+static int cmd_help(int argc, char **argv)
+{
+	static const struct shell_command *cmds[MAX_COMMANDS];
+	unsigned int n = sorted_commands(cmds);
+	int width = 0;
+
+	if (argc > 2) {
+		sh_err("usage: help [CMD]\n");
+		return 1;
+	}
+	if (argc == 2)
+		return help_one(argv[1]);
+	for (unsigned int i = 0; i < n; i++)
+		width = max(width, (int)strlen(cmds[i]->name));
+	for (unsigned int i = 0; i < n; i++)
+		sh_printf("  %-*s  %s\n", width, cmds[i]->name, cmds[i]->help);
+	return 0;
+}
+SHELL_COMMAND("help", "[CMD]", "list the commands, or one command's usage and what it does",
+	      cmd_help);
+
+/* There is no login shell to return to; say how to leave instead. */
+static int cmd_exit(int argc, char **argv)
+{
+	sh_printf("%s: this shell is the kernel's: type poweroff to switch off "
+		  "(in QEMU, Ctrl-A X quits)\n", argv[0]);
+	return 0;
+}
+SHELL_COMMAND("exit", "", "say how to leave (poweroff, or Ctrl-A X in QEMU)", cmd_exit);
+
+static int cmd_quit(int argc, char **argv) { return cmd_exit(argc, argv); }
+SHELL_COMMAND("quit", "", "the same as exit", cmd_quit);
+
+static int cmd_logout(int argc, char **argv) { return cmd_exit(argc, argv); }
+SHELL_COMMAND("logout", "", "the same as exit", cmd_logout);
+
+static int cmd_clear(int argc, char **argv)
+{
+	sh_write("\x1b[H\x1b[2J", 7);	/* cursor home, erase the screen: what clear(1) sends */
+	return 0;
+}
+SHELL_COMMAND("clear", "", "clear the screen", cmd_clear);
 
 static int cmd_echo(int argc, char **argv)
 {

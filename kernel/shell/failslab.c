@@ -6,6 +6,7 @@
 #include <kobold/errno.h>
 #include <kobold/param.h>
 #include <kobold/shell.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -63,7 +64,9 @@ static int run_with_fault(unsigned int n, int argc, char **argv)
 	status = c->fn(argc, argv);
 	if (kmalloc_fail_pending()) {
 		kmalloc_fail_nth(0);
-		sh_err("failslab: %s made fewer than %u allocations: nothing failed\n", argv[0], n);
+		if (!signal_pending())	/* after Ctrl-C it only means the run was cut short */
+			sh_err("failslab: %s made fewer than %u allocations: nothing failed\n",
+			       argv[0], n);
 	}
 	return status;
 }

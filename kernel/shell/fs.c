@@ -4,6 +4,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/shell.h>
+#include <kobold/signal.h>
 #include <kobold/shell_fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -205,14 +206,18 @@ struct tree_count {
 	unsigned long dirs, files;
 };
 
-static void tree_walk(struct sysfs_dirent *dir, char *prefix, size_t plen, struct tree_count *n)
+/* Returns -EINTR at Ctrl-C, else 0. */
+static int tree_walk(struct sysfs_dirent *dir, char *prefix, size_t plen, struct tree_count *n)
 {
 	char target[SYSFS_PATH_MAX];
 
 	for (struct sysfs_dirent *c = sysfs_dirent_first_child(dir); c; c = sysfs_dirent_next(c)) {
 		bool last = !sysfs_dirent_next(c);
 		int type = sysfs_dirent_type(c);
+		int err;
 
+		if (signal_pending())
+			return -EINTR;
 		sh_printf("%s%s%s", prefix, last ? "`-- " : "|-- ", sysfs_dirent_name(c));
 		if (type == SYSFS_KOBJ_LINK && sysfs_readlink(c, target, sizeof(target)) >= 0)
 			sh_printf(" -> %s", target);
@@ -225,9 +230,12 @@ static void tree_walk(struct sysfs_dirent *dir, char *prefix, size_t plen, struc
 		if (plen + 5 >= SYSFS_PATH_MAX)
 			continue;
 		strscpy(prefix + plen, last ? "    " : "|   ", 5);
-		tree_walk(c, prefix, plen + 4, n);
+		err = tree_walk(c, prefix, plen + 4, n);
 		prefix[plen] = '\0';
+		if (err)
+			return err;
 	}
+	return 0;
 }
 
 static int cmd_tree(int argc, char **argv)
@@ -243,6 +251,14 @@ static int cmd_tree(int argc, char **argv)
 		return 1;
 	}
 	err = shell_lookup(path, true, &sd);
+	if (!err && !(sysfs_dirent_type(sd) & (SYSFS_DIR | SYSFS_ROOT))) {
+		sysfs_put(sd);
+		err = -ENOTDIR;
+	}
+	if (err == -ENOENT || err == -ENOTDIR) {	/* as tree(1) reports a failed opendir */
+		sh_printf("%s  [error opening dir]\n\n0 directories, 0 files\n", path);
+		return 2;
+	}
 	if (err)
 		return fail("tree", path, err);
 	prefix = kzalloc(SYSFS_PATH_MAX);
@@ -251,12 +267,12 @@ static int cmd_tree(int argc, char **argv)
 		return fail("tree", path, -ENOMEM);
 	}
 	sh_printf("%s\n", path);
-	if (sysfs_dirent_type(sd) & (SYSFS_DIR | SYSFS_ROOT))
-		tree_walk(sd, prefix, 0, &n);
-	sh_printf("\n%lu directories, %lu files\n", n.dirs, n.files);
+	err = tree_walk(sd, prefix, 0, &n);
+	if (!err)
+		sh_printf("\n%lu directories, %lu files\n", n.dirs, n.files);
 	kfree(prefix);
 	sysfs_put(sd);
-	return 0;
+	return err ? 130 : 0;	/* -EINTR: the shell says ^C */
 }
 SHELL_COMMAND("tree", "[PATH]", "the tree below PATH, links as name -> target", cmd_tree);
 

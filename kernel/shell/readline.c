@@ -1,8 +1,9 @@
 /*
  * readline.c: line editing for the shell: printable ASCII is inserted at the
- * end of the line, Backspace and Ctrl-U erase, Ctrl-C drops the line, Up and
- * Down walk the history, Tab completes. Anything else is ignored, so no
- * input can leave the line in a state the shell did not expect.
+ * end of the line, Backspace, Ctrl-W (a word) and Ctrl-U (the line) erase,
+ * Ctrl-C drops the line, Up and Down walk the history, Tab completes.
+ * Anything else is ignored, so no input can leave the line in a state the
+ * shell did not expect.
  */
 #include <kobold/readline.h>
 #include <kobold/string.h>
@@ -43,6 +44,20 @@ static void set_line(struct readline *rl, const char *s)
 	strscpy(rl->line, s, sizeof(rl->line));
 	rl->len = strlen(rl->line);
 	rl->write(rl->line, rl->len);
+}
+
+/* Ctrl-W: the word before the cursor and the blanks after it, as a tty's WERASE. */
+static void erase_word(struct readline *rl)
+{
+	size_t n = rl->len;
+
+	while (n > 0 && rl->line[n - 1] == ' ')
+		n--;
+	while (n > 0 && rl->line[n - 1] != ' ')
+		n--;
+	erase_chars(rl, rl->len - n);
+	rl->len = n;
+	rl->line[n] = '\0';
 }
 
 static void insert(struct readline *rl, char c)
@@ -187,6 +202,9 @@ enum rl_status rl_feed(struct readline *rl, int c)
 			rl->line[--rl->len] = '\0';
 			erase_chars(rl, 1);
 		}
+		return RL_EDITING;
+	case CTRL('W'):
+		erase_word(rl);
 		return RL_EDITING;
 	case CTRL('U'):
 		erase_chars(rl, rl->len);

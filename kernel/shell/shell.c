@@ -8,6 +8,7 @@
 #include <kobold/readline.h>
 #include <kobold/shell.h>
 #include <kobold/shell_fs.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -106,6 +107,15 @@ static int run_redirected(const struct shell_command *c, struct shell_cmdline *c
 	return status;
 }
 
+static int run_command(const struct shell_command *c, struct shell_cmdline *cl)
+{
+	int status = cl->redirect ? run_redirected(c, cl) : c->fn(cl->argc, cl->argv);
+
+	if (console_take_interrupt())	/* Ctrl-C stopped it (or came as it ended) */
+		return 130;	/* 128 + SIGINT, as a shell reports it */
+	return status;
+}
+
 int shell_execute(const char *line)
 {
 	const struct shell_command *c;
@@ -122,10 +132,22 @@ int shell_execute(const char *line)
 		sh_err("%s: command not found\n", cmdline.argv[0]);
 		return 127;
 	}
-	if (cmdline.redirect)
-		return run_redirected(c, &cmdline);
-	return c->fn(cmdline.argc, cmdline.argv);
+	return run_command(c, &cmdline);
 }
+
+static int cmd_history(int argc, char **argv)
+{
+	unsigned int first = rl.hist_count > RL_HISTORY ? rl.hist_count - RL_HISTORY : 0;
+
+	if (argc > 1) {
+		sh_err("usage: history\n");
+		return 1;
+	}
+	for (unsigned int i = first; i < rl.hist_count; i++)	/* numbered as bash does */
+		sh_printf("%5u  %s\n", i + 1, rl.history[i % RL_HISTORY]);
+	return 0;
+}
+SHELL_COMMAND("history", "", "the lines typed so far, numbered", cmd_history);
 
 /* Tab on the first word completes command names, later words paths. */
 static void complete(struct readline *r, const char *line, size_t start)

@@ -1,0 +1,76 @@
+/* helptext.c: the few lines that `help CMD` prints below a command's usage. */
+#include <kobold/shell.h>
+#include <kobold/string.h>
+
+static const struct {
+	const char *name;
+	const char *text;
+} help_texts[] = {
+	{ "blk", "read DEV SECTOR [COUNT]: hexdump of 512-byte sectors.\n"
+		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector.\n"
+		 "flush DEV: flush the write cache. bench DEV [read|write] [seq|rand]\n"
+		 "[BS_KiB] [TOTAL_MiB]: bytes, ms, MiB/s and IOPS. Ctrl-C stops it." },
+	{ "bench", "Registers N class devices in a class of their own, looks each up\n"
+		   "by path and unregisters them, timing each phase (ns per operation).\n"
+		   "Ctrl-C stops it; what was registered is unregistered." },
+	{ "cat", "Prints each FILE: for an attribute, what its show() returns now." },
+	{ "cd", "Relative paths, . and .. work; nothing goes above /. The prompt shows\n"
+		"the working directory." },
+	{ "clear", "Clears the screen (the serial terminal and the VGA screen)." },
+	{ "close", "Closes a descriptor from open; if the object was unregistered\n"
+		   "meanwhile, its release runs now." },
+	{ "dmesg", "The kernel log since boot, each line [seconds.micros] text." },
+	{ "echo", "Prints its words joined by one space. With > FILE the line goes to\n"
+		  "FILE instead: for an attribute that is its store()." },
+	{ "exit", "There is no shell to go back to: poweroff switches the machine off;\n"
+		  "in QEMU, Ctrl-A X quits." },
+	{ "failslab", "failslab N CMD... runs CMD with its Nth allocation failing, to\n"
+		      "walk error paths; failslab N arms it for whatever runs next;\n"
+		      "failslab off disarms it; failslab alone shows the state." },
+	{ "fds", "The descriptors that open holds." },
+	{ "help", "With no CMD, every command and what it does, one a line, sorted.\n"
+		  "With CMD, its usage and these lines." },
+	{ "history", "The lines typed, oldest first, numbered (the last 32 are kept).\n"
+		     "Up and Down bring them back to the line being edited." },
+	{ "kobjects", "Every kobject whose release has not run: path, refcount, state.\n"
+		      "One unregistered but still referenced shows as deleted." },
+	{ "logout", "As exit: poweroff switches the machine off; in QEMU, Ctrl-A X quits." },
+	{ "ls", "One name a line, sorted. -l adds the type, the mode and, for a link,\n"
+		"name -> target." },
+	{ "lsblk", "NAME MAJ:MIN RM SIZE RO TYPE for every disk and partition, as\n"
+		   "util-linux prints them." },
+	{ "lsmod", "The built-in modules that are loaded, as lsmod prints them." },
+	{ "lspci", "One line per PCI function: BB:DD.F CLASS: VENDOR:DEVICE." },
+	{ "meminfo", "Bytes and objects in use, peak, failures, free pages. -v groups\n"
+		     "the live objects by the code that allocated them; -c checks\n"
+		     "every object's red zones and poison now." },
+	{ "modprobe", "Loads a built-in module (its init runs), with PARAM=VAL settings;\n"
+		      "errors as kmod prints them." },
+	{ "open", "Opens FILE and prints fd N. The open file keeps its object alive\n"
+		  "after it is unregistered; reading it then fails (No such device)." },
+	{ "poweroff", "Switches the machine off through ACPI (sleep state S5); QEMU exits\n"
+		      "with status 0." },
+	{ "pwd", "The working directory, as the prompt shows it." },
+	{ "quit", "As exit: poweroff switches the machine off; in QEMU, Ctrl-A X quits." },
+	{ "read", "Prints what the open attribute's show() returns now." },
+	{ "readlink", "A link's target as stored (relative, as in sysfs); with -f, the\n"
+		      "absolute path it resolves to." },
+	{ "reboot", "Resets the machine (the keyboard controller's reset line): the\n"
+		    "firmware and the kernel start again, up to a fresh prompt." },
+	{ "rmmod", "Unloads a module: its exit runs and its devices go; errors as kmod's." },
+	{ "trace", "While on, every device-model call (register, add, interface add and\n"
+		   "remove, hotplug, release) is logged as it happens." },
+	{ "tree", "PATH defaults to the working directory; the last line counts the\n"
+		  "directories and files. Ctrl-C stops it." },
+	{ "udevadm", "info PATH: the device's keys; info -a: its attributes and its\n"
+		     "parents'. monitor [-p]: the events since boot, as systemd prints them." },
+	{ "write", "Writes TEXT and a newline to an open descriptor (a store())." },
+};
+
+const char *shell_help_text(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(help_texts); i++)
+		if (strcmp(help_texts[i].name, name) == 0)
+			return help_texts[i].text;
+	return NULL;
+}
