@@ -218,16 +218,18 @@ TEST_ARGS ?=
 # Every tool a test uses, so that no test skips or fails for a missing tool:
 # installed as root, or named with the apt-get command (scripts/need.sh).
 deps:
-	$(Q)$(NEED) $(QEMU) qemu-system-x86
-	$(Q)$(NEED) $(PYTHON) python3
-	$(Q)$(NEED) py:pytest python3-pytest
-	$(Q)$(NEED) py:pexpect python3-pexpect
-	$(Q)$(NEED) git git
-	$(Q)$(NEED) gdb gdb
-	$(Q)$(NEED) dot graphviz
-	$(Q)$(NEED) clang-format clang-format
-	$(Q)$(NEED) $(FUZZ_CC) clang
-	$(Q)$(NEED) "$$($(FUZZ_CC) -print-runtime-dir)/libclang_rt.fuzzer-x86_64.a" libclang-rt-dev
+	$(Q)status=0; \
+	$(NEED) $(QEMU) qemu-system-x86 || status=1; \
+	$(NEED) $(PYTHON) python3 || status=1; \
+	$(NEED) py:pytest python3-pytest || status=1; \
+	$(NEED) py:pexpect python3-pexpect || status=1; \
+	$(NEED) git git || status=1; \
+	$(NEED) gdb gdb || status=1; \
+	$(NEED) dot graphviz || status=1; \
+	$(NEED) clang-format clang-format || status=1; \
+	$(NEED) $(FUZZ_CC) clang || status=1; \
+	$(NEED) "$$($(FUZZ_CC) -print-runtime-dir)/libclang_rt.fuzzer-x86_64.a" libclang-rt-dev || status=1; \
+	exit $$status
 
 # The gdb tests step through the DEBUG=1 kernel (build/debug) as make debug does.
 TEST_DEBUG_KERNEL := $(if $(filter 1,$(DEBUG)),$(KERNEL),debug-kernel)
@@ -252,6 +254,20 @@ compile_commands.json:
 	$(Q)$(PYTHON) scripts/compile-commands.py $@ $(BUILD) "$(CC)" "$(CFLAGS)" $(KERNEL_SRCS)
 	@echo "  GEN     $@ ($(words $(KERNEL_SRCS)) files)"
 
+# .clang-format: FILES= chooses the files (all of git's C files by default).
+FORMAT_FILES = $(or $(FILES),$(shell git ls-files '*.c' '*.h' 2>/dev/null))
+.PHONY: format format-check
+format-check:
+	$(Q)$(NEED) clang-format clang-format
+	$(Q)bad=0; for f in $(FORMAT_FILES); do \
+		n=$$(clang-format --style=file:$(CURDIR)/.clang-format "$$f" | diff "$$f" - | grep -c '^>'); \
+		[ "$$n" -eq 0 ] || { echo "  FORMAT  $$f: $$n lines differ from .clang-format"; bad=1; }; \
+	done; exit $$bad
+
+format:
+	$(Q)$(NEED) clang-format clang-format
+	$(Q)clang-format --style=file:$(CURDIR)/.clang-format -i $(FORMAT_FILES)
+
 clean:
 	rm -rf $(BUILD)
 
@@ -267,7 +283,7 @@ help:
 	@echo "make test       every test; the last line reads 'N passed, N failed'"
 	@echo "make doctor     check every tool the targets use, and say how to install what is missing"
 	@echo "make compile_commands.json   the compilation database for clangd and editors"
-	@echo "make format-check            the C files against .clang-format"
+	@echo "make format-check            the C files against .clang-format (make format FILES=... fixes)"
 	@echo "make bench, fuzz, soak, graph, check-lab LAB=N, check-docs: see README.md"
 	@echo "make clean      remove $(BUILD)"
 	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix- GDB_PORT=N"
