@@ -28,7 +28,7 @@ DOC = os.path.join(ROOT, "docs", "gdb.md")
 TRANSCRIPTS = os.environ.get("KOBOLD_GDB_TRANSCRIPTS")
 RUNS = int(os.environ.get("KOBOLD_GDB_RUNS", "1"))
 # As make debug runs QEMU (its QEMU_DEBUG): one TCG thread. With QEMU 7's
-# default multi-threaded TCG, about one single step in 200 stops before its
+# default multi-threaded TCG, about one single step in 150 stops before its
 # instruction runs, and gdb takes it for a new hit of the breakpoint it steps over.
 QEMU_DEBUG = ["-accel", "tcg,thread=single"]
 SESSIONS = itertools.count(1)
