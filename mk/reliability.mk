@@ -23,6 +23,7 @@ $(FUZZ_DIR)/.tools:
 
 $(FUZZ_DIR)/obj/%.o: %.c | $(FUZZ_DIR)/.tools
 	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=ktest_host_main -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)

@@ -42,6 +42,10 @@ def path_without(tmp_path, *hidden):
 
 
 def run(cmd, cwd=ROOT, env=None, timeout=600):
+    """cmd as a user types it: not as a sub-make of make test (no MAKEFLAGS, no MAKELEVEL)."""
+    env = dict(env or os.environ)
+    for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
+        env.pop(var, None)
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=timeout)
 
