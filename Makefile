@@ -57,6 +57,7 @@ KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/shell/*.c)) \
 KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
 ASM_SRCS := boot/boot.S kernel/entry.S
 OBJS := $(ASM_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_SRCS:%.c=$(BUILD)/%.o)
+SOURCES := $(BUILD)/sources
 
 .PHONY: all
 all: $(KERNEL)
@@ -83,14 +84,29 @@ $(BUILD)/%.o: %.S | $(BUILD)/.toolchain
 	@echo "  AS      $<"
 	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
 
+# The list of sources, rewritten only when it changes: a .c file added or
+# removed (rm drivers/block/foo.c) relinks the kernel, which make alone would
+# not notice, as no object is newer than the kernel.
+$(SOURCES): FORCE
+	@mkdir -p $(dir $@)
+	$(Q)printf '%s\n' $(ASM_SRCS) $(KERNEL_SRCS) > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+.PHONY: FORCE
+FORCE:
+
 # Two links: the first gives the addresses for the symbol table, which
 # goes into a section after the code, so the second link moves no function.
-$(BUILD)/kobold.pass1.elf: $(OBJS) linker.ld
+$(BUILD)/kobold.pass1.elf: $(OBJS) linker.ld $(SOURCES)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) -lgcc
 
 $(BUILD)/ksyms.S: $(BUILD)/kobold.pass1.elf scripts/gen-ksyms.sh scripts/gen-modsizes.sh
 	$(Q)scripts/gen-ksyms.sh $(NM) $< > $@
 	$(Q)scripts/gen-modsizes.sh $(SIZE) $(MODULE_SRCS:%.c=$(BUILD)/%.o) >> $@
+
+$(BUILD)/ksyms.o: $(BUILD)/ksyms.S
+	@echo "  AS      $<"
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
 $(KERNEL): $(BUILD)/kobold.pass1.elf $(BUILD)/ksyms.o
 	@echo "  LD      $@"
@@ -125,14 +141,18 @@ $(DISK):
 	$(Q)printf 'Kobold virtio disk: sector 0\n' | dd of=$@ conv=notrunc status=none
 
 QEMU := qemu-system-i386
-QEMU_BASE := -M pc -m 256M -no-reboot \
+# No -no-reboot: the shell's reboot restarts the machine, as on a PC (the
+# tests add -no-reboot where they want QEMU to exit instead).
+QEMU_BASE := -M pc -m 256M \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-drive file=$(DISK),if=none,id=vd0,format=raw,cache=writeback \
 	-device virtio-blk-pci,drive=vd0
 QEMU_ARGS ?=
 GDB_PORT := $(shell expr 20000 + $$(id -u) % 20000)
+# QEMU's window (make run-gui) needs its GTK display module.
+QEMU_GUI := /usr/lib/$(shell gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)/qemu/ui-gtk.so
 
-.PHONY: run run-grub debug gdb
+.PHONY: run run-grub run-gui debug gdb debug-kernel gdb-soak
 run: $(KERNEL) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
 	@echo "Kobold: Ctrl-A X leaves QEMU; 'help' lists the commands."
@@ -143,57 +163,131 @@ run-grub: $(ISO) $(DISK)
 	@echo "Kobold through GRUB: Ctrl-A X leaves QEMU; 'help' lists the commands."
 	$(Q)$(QEMU) $(QEMU_BASE) -nographic -cdrom $(ISO) -boot d $(QEMU_ARGS) || [ $$? -eq 33 ]
 
+# QEMU's window: the VGA console and the PS/2 keyboard; the serial console
+# stays in this terminal too (Ctrl-A X quits from here, or close the window).
+run-gui: $(KERNEL) $(DISK)
+	$(Q)$(NEED) $(QEMU) qemu-system-x86
+	$(Q)$(NEED) $(QEMU_GUI) qemu-system-gui
+	@echo "Kobold in QEMU's window (VGA and keyboard); the serial console is here, Ctrl-A X quits."
+	$(Q)$(QEMU) $(QEMU_BASE) -serial mon:stdio -kernel $(KERNEL) $(QEMU_ARGS) || [ $$? -eq 33 ]
+
+# make debug and make gdb always use the DEBUG=1 kernel (build/debug, -O0):
+# at -O2 gdb shows arguments from reused registers as if they were true.
+# make debug copies the kernel it boots to DEBUG_RUNNING and make gdb loads
+# that copy, so the two never disagree, even after a rebuild in between.
+# QEMU runs one TCG thread: with the default multi-threaded TCG, QEMU 7's
+# gdb stub now and then ends a single step before the instruction runs, and
+# gdb takes it for a second hit of the breakpoint it was stepping over.
+DEBUG_KERNEL := build/debug/kobold.elf
+DEBUG_RUNNING := build/debug/running-$(GDB_PORT).elf
+QEMU_DEBUG := -accel tcg,thread=single -S -gdb tcp:localhost:$(GDB_PORT)
+
+debug-kernel:
+	$(Q)$(MAKE) --no-print-directory DEBUG=1 $(DEBUG_KERNEL)
+
 # QEMU halted before the first instruction, its gdb stub on a per-user port
 # (never KVM: gdb's breakpoints and watchpoints need TCG). docs/gdb.md.
-debug: $(KERNEL) $(DISK)
+debug: debug-kernel $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
-	@echo "QEMU is halted: its gdb stub waits on localhost:$(GDB_PORT) ($(KERNEL))."
+	$(Q)cp $(DEBUG_KERNEL) $(DEBUG_RUNNING)
+	@echo "QEMU is halted: its gdb stub waits on localhost:$(GDB_PORT) ($(DEBUG_KERNEL), -O0)."
 	@echo "Next, in a second terminal, in this directory:"
-	@echo "    make gdb$(if $(filter 1,$(DEBUG)), DEBUG=1)"
+	@echo "    make gdb"
 	@echo "then in gdb:  break class_device_register  and  continue  (docs/gdb.md)."
 	@echo "The console is here once it runs; Ctrl-A X quits QEMU."
-	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) -S -gdb tcp:localhost:$(GDB_PORT) $(QEMU_ARGS) || [ $$? -eq 33 ]
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(DEBUG_RUNNING) $(QEMU_DEBUG) $(QEMU_ARGS); \
+		status=$$?; rm -f $(DEBUG_RUNNING); [ $$status -eq 0 ] || [ $$status -eq 33 ]
 
-# gdb with the kernel's symbols and the kobold-... helpers (scripts/gdb), attached.
-gdb: $(KERNEL)
+# gdb with the symbols of the kernel QEMU runs and the kobold-... helpers
+# (scripts/gdb), attached.
+gdb:
 	$(Q)$(NEED) gdb gdb
+	$(Q)[ -f $(DEBUG_RUNNING) ] || { echo "kobold: no 'make debug' runs on port $(GDB_PORT): start it in another terminal first" >&2; exit 1; }
+	$(Q)cmp -s $(DEBUG_RUNNING) $(DEBUG_KERNEL) || echo "kobold: $(DEBUG_KERNEL) was rebuilt after 'make debug' started; gdb loads the kernel QEMU runs. To debug the new one, quit QEMU (Ctrl-A X) and run 'make debug' again." >&2
 	$(Q)gdb -q -ex 'source scripts/gdb/kobold.py' -ex 'target remote localhost:$(GDB_PORT)' \
-		$(GDB_ARGS) $(KERNEL)
+		$(GDB_ARGS) $(DEBUG_RUNNING)
+
+# docs/gdb.md's walkthrough, N times in a row (each in a new QEMU), no retry.
+gdb-soak: N ?= 50
+gdb-soak: deps debug-kernel
+	$(Q)$(NEED) gdb gdb
+	$(Q)KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL) KOBOLD_GDB_RUNS=$(N) $(PYTHON) -m pytest -q \
+		tests/test_gdb.py -k stepping
 
 # Tests: one pytest session whose last line is "N passed, N failed".
 TEST_ARGS ?=
 .PHONY: test host-tests-bin deps
+# Every tool a test uses, so that no test skips or fails for a missing tool:
+# installed as root, or named with the apt-get command (scripts/need.sh).
 deps:
-	$(Q)$(NEED) $(QEMU) qemu-system-x86
-	$(Q)$(NEED) $(PYTHON) python3
-	$(Q)$(PYTHON) -c 'import pytest, pexpect' 2>/dev/null || $(NEED) /usr/lib/python3/dist-packages/pytest python3-pytest python3-pexpect
-	$(Q)$(PYTHON) -c 'import pexpect' 2>/dev/null || $(NEED) /usr/lib/python3/dist-packages/pexpect python3-pexpect
+	$(Q)status=0; \
+	$(NEED) $(QEMU) qemu-system-x86 || status=1; \
+	$(NEED) $(PYTHON) python3 || status=1; \
+	$(NEED) py:pytest python3-pytest || status=1; \
+	$(NEED) py:pexpect python3-pexpect || status=1; \
+	$(NEED) git git || status=1; \
+	$(NEED) gdb gdb || status=1; \
+	$(NEED) dot graphviz || status=1; \
+	$(NEED) clang-format clang-format || status=1; \
+	$(NEED) $(FUZZ_CC) clang || status=1; \
+	$(NEED) "$$($(FUZZ_CC) -print-runtime-dir)/libclang_rt.fuzzer-x86_64.a" libclang-rt-dev || status=1; \
+	exit $$status
 
-test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host
+# The gdb tests step through the DEBUG=1 kernel (build/debug) as make debug does.
+TEST_DEBUG_KERNEL := $(if $(filter 1,$(DEBUG)),$(KERNEL),debug-kernel)
+
+test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL)
 	$(Q)rm -f $(BUILD)/test-report.xml
-	$(Q)status=0; KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) $(PYTHON) -m pytest -q \
-		--junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
+	$(Q)status=0; KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL) \
+		$(PYTHON) -m pytest -q --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
 	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml; exit $$status
 
 # Further targets (bench, fuzz, labs, graph, ...) each live in their own mk/*.mk.
 include $(filter-out mk/portable.mk mk/host.mk,$(sort $(wildcard mk/*.mk)))
 
-.PHONY: doctor clean help
+.PHONY: doctor clean help compile_commands.json
 doctor:
 	$(Q)scripts/doctor.sh "$(CC)" $(QEMU)
+
+# The compilation database for clangd and editors: every kernel source with
+# the flags the build gives it (rewritten only when it changes).
+compile_commands.json:
+	$(Q)$(NEED) $(PYTHON) python3
+	$(Q)$(PYTHON) scripts/compile-commands.py $@ $(BUILD) "$(CC)" "$(CFLAGS)" $(KERNEL_SRCS)
+	@echo "  GEN     $@ ($(words $(KERNEL_SRCS)) files)"
+
+# .clang-format: FILES= chooses the files (all of git's C files by default).
+FORMAT_FILES = $(or $(FILES),$(shell git ls-files '*.c' '*.h' 2>/dev/null))
+.PHONY: format format-check
+format-check:
+	$(Q)$(NEED) clang-format clang-format
+	$(Q)bad=0; for f in $(FORMAT_FILES); do \
+		n=$$(clang-format --style=file:$(CURDIR)/.clang-format "$$f" | diff "$$f" - | grep -c '^>'); \
+		[ "$$n" -eq 0 ] || { echo "  FORMAT  $$f: $$n lines differ from .clang-format"; bad=1; }; \
+	done; exit $$bad
+
+format:
+	$(Q)$(NEED) clang-format clang-format
+	$(Q)clang-format --style=file:$(CURDIR)/.clang-format -i $(FORMAT_FILES)
 
 clean:
 	rm -rf $(BUILD)
 
 help:
 	@echo "make            build $(KERNEL)"
-	@echo "make run        boot it in QEMU (serial console here; Ctrl-A X quits)"
+	@echo "make run        boot it in QEMU (serial console here; Ctrl-A X quits; reboot restarts)"
 	@echo "make run-grub   the same through GRUB 2 from $(ISO)"
+	@echo "make run-gui    the same in QEMU's window: VGA console and PS/2 keyboard"
 	@echo "make iso        build the GRUB ISO"
-	@echo "make debug      QEMU halted with a gdb stub; then 'make gdb' in another terminal (docs/gdb.md)"
+	@echo "make debug      QEMU halted with a gdb stub, on the -O0 kernel $(DEBUG_KERNEL)"
+	@echo "make gdb        gdb attached to 'make debug' (another terminal) with Kobold's helpers (docs/gdb.md)"
+	@echo "make gdb-soak   docs/gdb.md's stepping walkthrough N times in a row (N=50)"
 	@echo "make test       every test; the last line reads 'N passed, N failed'"
-	@echo "make doctor     check the compiler, QEMU, GRUB and Python tools"
+	@echo "make doctor     check every tool the targets use, and say how to install what is missing"
+	@echo "make compile_commands.json   the compilation database for clangd and editors"
+	@echo "make format-check            the C files against .clang-format (make format FILES=... fixes)"
+	@echo "make bench, fuzz, soak, graph, check-lab LAB=N, check-docs: see README.md"
 	@echo "make clean      remove $(BUILD)"
-	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix-"
+	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix- GDB_PORT=N"
 
 -include $(OBJS:.o=.d)

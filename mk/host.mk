@@ -10,9 +10,11 @@ HOST_OBJS := $(HOST_SRCS:%.c=$(HOST_OBJDIR)/%.o)
 
 $(HOST_OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(WERROR_FLAG) -MMD -MP -c $< -o $@
 
 $(HOST_OBJDIR)/ktest-host: $(HOST_OBJS)
+	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@
 
 .PHONY: host-tests

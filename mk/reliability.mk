@@ -14,16 +14,16 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -DKOBOLD_HOST -Iinclude
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,\
 	$(filter-out lib/ktest.c,$(PORTABLE_SRCS)) tests/host/shim.c tests/fuzz/stubs.c)
 .SECONDARY: $(FUZZ_LIB_OBJS)
-FUZZER_RT = $(shell $(FUZZ_CC) -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
 
 $(FUZZ_DIR)/.tools:
 	@mkdir -p $(FUZZ_DIR)
 	$(Q)$(NEED) $(FUZZ_CC) clang
-	$(Q)$(NEED) $(FUZZER_RT) libclang-rt-dev
+	$(Q)$(NEED) "$$($(FUZZ_CC) -print-runtime-dir)/libclang_rt.fuzzer-x86_64.a" libclang-rt-dev
 	$(Q)touch $@
 
 $(FUZZ_DIR)/obj/%.o: %.c | $(FUZZ_DIR)/.tools
 	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=ktest_host_main -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
