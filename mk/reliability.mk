@@ -38,10 +38,11 @@ fuzz: fuzz-build
 	$(Q)for t in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
 		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
-		ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
-			-max_len=6000 -print_final_stats=1 $(FUZZ_DIR)/corpus/$$t 2>&1 | \
-			grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-' ; \
-		[ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
+		status=0; ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=6000 -print_final_stats=1 $(FUZZ_DIR)/corpus/$$t \
+			>$(FUZZ_DIR)/fuzz_$$t.log 2>&1 || status=$$?; \
+		grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-' $(FUZZ_DIR)/fuzz_$$t.log; \
+		[ $$status -eq 0 ] || { echo "fuzz_$$t failed: $(FUZZ_DIR)/fuzz_$$t.log"; exit 1; }; \
 	done
 
 soak: deps $(KERNEL) $(DISK)
