@@ -254,7 +254,7 @@ void kobject_put(struct kobject *kobj)
 		 "kobject: '%s' (%p): kobject_put with no reference left (state %s)",
 		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj)))
 		return;
-	/* Linux freed it under sysfs (2.6.0) or deleted it quietly (2.6.25 on) */
+	/* 2.6.0 released it with its directory still in sysfs; Kobold refuses */
 	if (WARN(kobj->kref.refcount == 1 && kobj->state == KOBJ_STATE_ADDED,
 		 "kobject: '%s' (%p): last reference put while still in sysfs; kept (unregister it first)",
 		 safe_name(kobj), (void *)kobj))
