@@ -47,7 +47,7 @@ static void class_release(struct kobject *kobj)
 
 	if (cls->class_release)
 		cls->class_release(cls);
-	else	/* most classes are static, as in Linux: only a note */
+	else	/* most classes are static, as in 2.6.15: only a debug note */
 		pr_debug("class '%s' does not have a release() function, be careful\n",
 			 cls->name);
 }
