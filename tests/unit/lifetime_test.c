@@ -53,7 +53,7 @@ static int lifetime_init(struct ktest *t __unused)
 	return 0;
 }
 
-/* Item: a put without a del used to free a device still on cls->children. */
+/* A put without a del used to free a device still on cls->children. */
 static void lifetime_put_without_del_warns_and_keeps(struct ktest *t)
 {
 	struct class_device *a = cd_new(&kt_lclass, "ktla"), *b = cd_new(&kt_lclass, "ktlb");
@@ -110,7 +110,9 @@ static struct lobj *lobj_add(const char *name, struct kobject *parent, int *rele
 	return o;
 }
 
-/* Item: the parent's directory removed first used to free the child's node. */
+static const struct attribute lost_attr = { .name = "x", .mode = S_IRUGO };
+
+/* The parent's directory removed first used to free the child's node. */
 static void lifetime_parent_deleted_before_child(struct ktest *t)
 {
 	int releases = 0;
@@ -121,8 +123,7 @@ static void lifetime_parent_deleted_before_child(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, p && c);
 	kobject_del(&p->kobj);	/* the misuse: the parent first */
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_lparent/child"), -ENOENT);
-	KTEST_EXPECT_EQ(t, sysfs_create_file(&c->kobj, &(struct attribute){ .name = "x", .mode = S_IRUGO }),
-			-ENOENT);
+	KTEST_EXPECT_EQ(t, sysfs_create_file(&c->kobj, &lost_attr), -ENOENT);
 	kobject_del(&c->kobj);
 	KTEST_EXPECT_TRUE(t, log_search(seq, "sysfs: 'child' was removed with its parent's directory"));
 	kobject_put(&p->kobj);
@@ -137,7 +138,7 @@ static const struct class_attribute dup_attrs[] = {
 	__ATTR_NULL,
 };
 
-/* Item: a failed class_register used to run the caller's release. */
+/* A failed class_register used to run the caller's release. */
 static void lifetime_failed_class_register_leaves_it_to_the_caller(struct ktest *t)
 {
 	struct class *first = class_new("ktest_ldup"), *dup = class_new("ktest_ldup");
@@ -160,7 +161,7 @@ static void lifetime_failed_class_register_leaves_it_to_the_caller(struct ktest 
 	KTEST_EXPECT_EQ(t, class_releases, 2);
 }
 
-/* Item: a class used to be freed under a device kept alive by an open file. */
+/* A class used to be freed under a device kept alive by an open file. */
 static void lifetime_device_outlives_its_class(struct ktest *t)
 {
 	struct class *cls = class_new("ktest_lgone");
