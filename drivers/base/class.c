@@ -87,9 +87,11 @@ int class_register(struct class *cls)
 
 	if (!cls->name || !*cls->name)
 		return -EINVAL;
-	if (cls->subsys.kobj.state == KOBJ_STATE_DELETED) {
-		pr_err("class '%s': still held by its class devices, cannot register it again\n",
-		       cls->name);
+	if (cls->subsys.kobj.state == KOBJ_STATE_ADDED ||
+	    cls->subsys.kobj.state == KOBJ_STATE_DELETED) {
+		pr_err("class '%s': %s, cannot register it again\n", cls->name,
+		       cls->subsys.kobj.state == KOBJ_STATE_ADDED ? "already registered"
+								  : "still held by its class devices");
 		return -EBUSY;
 	}
 	INIT_LIST_HEAD(&cls->children);

@@ -146,6 +146,7 @@ static void lifetime_failed_class_register_leaves_it_to_the_caller(struct ktest 
 
 	KTEST_ASSERT_TRUE(t, first && dup && bad);
 	KTEST_ASSERT_EQ(t, class_register(first), 0);
+	KTEST_EXPECT_EQ(t, class_register(first), -EBUSY);	/* twice: refused, no harm */
 	KTEST_EXPECT_EQ(t, class_register(dup), -EEXIST);
 	KTEST_EXPECT_EQ(t, class_releases, 0);
 	kfree(dup);	/* as 2.6 code did on error: no double free */
