@@ -33,7 +33,7 @@ struct kobject {
 	struct kobject *parent;	/* a reference is held from add to release */
 	struct kset *kset;
 	struct kobj_type *ktype;
-	struct sysfs_dirent *sd;	/* our directory while added */
+	struct sysfs_dirent *sd;	/* our directory while added (counted) */
 	enum kobject_state state;
 	struct list_head live;	/* in the registry of unreleased kobjects */
 };
