@@ -1,8 +1,9 @@
 /*
  * kobject.c: kobject and kset lifetimes (Linux 2.6's lib/kobject.c), plus a
  * registry of every kobject not yet released, for the shell's `kobjects`.
- * Misuse (a second add, a put too many) warns with a backtrace and does
- * nothing else, so a student's bug shows up in the log, not as corruption.
+ * Misuse (a second add, a put too many, the last put of an object still in
+ * sysfs) warns with a backtrace and does nothing else, so a student's bug
+ * shows up in the log, not as corruption.
  */
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
@@ -118,7 +119,8 @@ int kobject_add(struct kobject *kobj)
 
 	if (!kobj)
 		return -ENOENT;
-	if (WARN(kobj->state != KOBJ_STATE_INITIALIZED && kobj->state != KOBJ_STATE_DELETED,
+	/* a deleted kobject still pins its old parent: it is not added again */
+	if (WARN(kobj->state != KOBJ_STATE_INITIALIZED,
 		 "kobject: '%s' (%p): kobject_add in state %s", safe_name(kobj),
 		 (void *)kobj, kobject_state_name(kobj)))
 		return -EINVAL;
@@ -153,10 +155,9 @@ out_unlink:
 	return err;
 }
 
+/* Out of sysfs and its kset; the parent stays pinned until our release. */
 void kobject_del(struct kobject *kobj)
 {
-	struct kobject *parent;
-
 	if (!kobj)
 		return;
 	if (WARN(kobj->state != KOBJ_STATE_ADDED,
@@ -167,10 +168,6 @@ void kobject_del(struct kobject *kobj)
 	sysfs_remove_dir(kobj);
 	list_del_init(&kobj->entry);
 	kobj->state = KOBJ_STATE_DELETED;
-	/* as Linux since 2.6.25: the parent is only pinned while we are in it */
-	parent = kobj->parent;
-	kobj->parent = NULL;
-	kobject_put(parent);
 }
 
 int kobject_register(struct kobject *kobj)
@@ -222,12 +219,16 @@ static void kobject_keep_name(struct kobject *kobj)
 	kfree(old);
 }
 
+/*
+ * As Linux 2.6.0 to 2.6.24 did: the parent is put after our release, so a
+ * parent (a class, say) outlives every child that still has a reference.
+ */
 static void kobject_cleanup(struct kobject *kobj)
 {
 	struct kobj_type *t = get_ktype(kobj);
+	/* held from a successful add on (never added: the caller's pointer only) */
+	struct kobject *parent = kobj->state == KOBJ_STATE_DELETED ? kobj->parent : NULL;
 
-	if (kobj->state == KOBJ_STATE_ADDED)	/* put without del: do it now */
-		kobject_del(kobj);
 	devmodel_trace("kobject_release", safe_name(kobj), NULL);
 	list_del_init(&kobj->live);
 	kobj->state = KOBJ_STATE_RELEASED;
@@ -237,6 +238,7 @@ static void kobject_cleanup(struct kobject *kobj)
 	else
 		WARN(1, "kobject: '%s' does not have a release() function, it is broken and must be fixed.",
 		     safe_name(kobj));
+	kobject_put(parent);
 }
 
 static void kobject_release(struct kref *kref)
@@ -252,7 +254,32 @@ void kobject_put(struct kobject *kobj)
 		 "kobject: '%s' (%p): kobject_put with no reference left (state %s)",
 		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj)))
 		return;
+	/* 2.6.0 released it with its directory still in sysfs; Kobold refuses */
+	if (WARN(kobj->kref.refcount == 1 && kobj->state == KOBJ_STATE_ADDED,
+		 "kobject: '%s' (%p): last reference put while still in sysfs; kept (unregister it first)",
+		 safe_name(kobj), (void *)kobj))
+		return;
 	kref_put(&kobj->kref, kobject_release);
+}
+
+/*
+ * Undo kobject_init (and a del) after a failed registration, without the
+ * release: the caller still owns the object, as after a failed 2.6
+ * kobject_register. Only for the one reference registration made.
+ */
+void kobject_forget(struct kobject *kobj)
+{
+	if (WARN(kobj->kref.refcount != 1 || kobj->state == KOBJ_STATE_ADDED ||
+		 !kobject_in_registry(kobj),
+		 "kobject: '%s' (%p): kobject_forget in state %s, refcount %d",
+		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj),
+		 kobj->kref.refcount))
+		return;
+	list_del_init(&kobj->live);
+	kobj->kref.refcount = 0;
+	if (kobj->state == KOBJ_STATE_DELETED)
+		kobject_put(kobj->parent);
+	kobj->state = KOBJ_STATE_NONE;
 }
 
 int kobject_get_path(struct kobject *kobj, char *buf, size_t size)
@@ -329,7 +356,10 @@ int kset_add(struct kset *kset)
 	return kobject_add(&kset->kobj);
 }
 
-/* On failure the kset is dropped again: there is nothing for the caller to undo. */
+/*
+ * On failure the kset is as before the call, and its release has not run:
+ * the caller still owns it (and may free it), as in 2.6.
+ */
 int kset_register(struct kset *kset)
 {
 	int err;
@@ -337,7 +367,7 @@ int kset_register(struct kset *kset)
 	kset_init(kset);
 	err = kset_add(kset);
 	if (err)
-		kobject_put(&kset->kobj);
+		kobject_forget(&kset->kobj);
 	return err;
 }
 

@@ -126,8 +126,9 @@ static int uevent_build(struct kobject *kobj, enum kobject_action action, u64 se
 
 	if (!kset || (kset->hotplug_ops->filter && !kset->hotplug_ops->filter(kset, kobj)))
 		return -ENODEV;
-	subsystem = kset->hotplug_ops->name ? kset->hotplug_ops->name(kset, kobj)
-					    : kobject_name(&kset->kobj);
+	subsystem = kset->hotplug_ops->name ? kset->hotplug_ops->name(kset, kobj) : NULL;
+	if (!subsystem)	/* as 2.6: no name() or a NULL one gives the kset's name */
+		subsystem = kobject_name(&kset->kobj);
 	err = kobject_get_path(kobj, path, sizeof(path));
 	if (err < 0)
 		return err;
@@ -136,7 +137,7 @@ static int uevent_build(struct kobject *kobj, enum kobject_action action, u64 se
 	env->envc = env->buflen = 0;
 	if (env_add(env, "ACTION=%s", kobject_action_string(action)) ||
 	    env_add(env, "DEVPATH=%s", path) ||
-	    env_add(env, "SUBSYSTEM=%s", subsystem ? subsystem : "") ||
+	    env_add(env, "SUBSYSTEM=%s", subsystem) ||
 	    env_add(env, "SEQNUM=%s", seqstr))
 		return -ENOMEM;
 	return env_add_subsystem_vars(env, kset, kobj);

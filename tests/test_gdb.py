@@ -83,14 +83,15 @@ finish
 kobold-sysfs /sys/class/block
 finish
 kobold-kobject cd
-tbreak blkstat_add
-continue
-bt 4
-finish
 tbreak kobject_hotplug
 continue
 finish
 kobold-uevents
+tbreak blkstat_add
+continue
+bt 4
+finish
+finish
 finish
 finish
 finish
@@ -435,12 +436,13 @@ def check_walk(out):
     sdir = next(s for s in steps if s.startswith("3, sysfs_create_dir"))
     assert "/sys/class/block\n`-- sbd0\n\n1 directories, 0 files" in sdir, out
     assert "  path:     /class/block/sbd0\n  refcount: 2\n  state:    added\n" in sdir, out
-    intf = next(s for s in steps if s.startswith("4, blkstat_add"))
-    assert frames(intf)[:3] == ["blkstat_add", "interface_add", "class_device_add"], out
-    hot = next(s for s in steps if s.startswith("5, kobject_hotplug"))
+    # 2.6.15's order: the add event first, then the interfaces' add.
+    hot = next(s for s in steps if s.startswith("4, kobject_hotplug"))
     events = [l for l in lines(hot) if l.startswith("KERNEL[")]
     assert events and events[-1].endswith(" add      /class/block/sbd0 (block)"), out
-    back, sbd = hot.split("Breakpoint 1, ")
+    intf = next(s for s in steps if s.startswith("5, blkstat_add"))
+    assert frames(intf)[:3] == ["blkstat_add", "interface_add", "class_device_add"], out
+    back, sbd = intf.split("Value returned", 1)[1].split("Breakpoint 1, ")
     assert re.search(r"^class_device_register \(cd=.*\n.*\nValue returned is \$\d+ = 0$", back, re.M), out
     assert frames(back) == ["sbd_setup_disk", "sbd_add", "sbd_init"], out
     assert frames(sbd)[:3] == ["class_device_register", "sbd_add", "sbd_init"], out

@@ -47,7 +47,7 @@ static void class_release(struct kobject *kobj)
 
 	if (cls->class_release)
 		cls->class_release(cls);
-	else	/* most classes are static, as in Linux: only a note */
+	else	/* most classes are static, as in 2.6.15: only a debug note */
 		pr_debug("class '%s' does not have a release() function, be careful\n",
 			 cls->name);
 }
@@ -80,12 +80,20 @@ static int add_class_attrs(struct class *cls)
 	return 0;
 }
 
+/* On failure the class is the caller's again and its release has not run (2.6). */
 int class_register(struct class *cls)
 {
 	int err;
 
 	if (!cls->name || !*cls->name)
 		return -EINVAL;
+	if (cls->subsys.kobj.state == KOBJ_STATE_ADDED ||
+	    cls->subsys.kobj.state == KOBJ_STATE_DELETED) {
+		pr_err("class '%s': %s, cannot register it again\n", cls->name,
+		       cls->subsys.kobj.state == KOBJ_STATE_ADDED ? "already registered"
+								  : "still held by its class devices");
+		return -EBUSY;
+	}
 	INIT_LIST_HEAD(&cls->children);
 	INIT_LIST_HEAD(&cls->interfaces);
 	err = kobject_set_name(&cls->subsys.kobj, "%s", cls->name);
@@ -98,19 +106,23 @@ int class_register(struct class *cls)
 		return err;
 	err = add_class_attrs(cls);
 	if (err) {
-		kset_unregister(&cls->subsys);
+		kobject_del(&cls->subsys.kobj);
+		kobject_forget(&cls->subsys.kobj);
 		return err;
 	}
 	devmodel_trace_kobj("class_register", &cls->subsys.kobj, NULL);
 	return 0;
 }
 
+/*
+ * As in 2.6, the class goes even with devices left (a driver bug: it warns).
+ * Each class device pins its class until its own release, so a device kept
+ * alive by an open file can still call cls->release.
+ */
 void class_unregister(struct class *cls)
 {
-	if (WARN(!list_empty(&cls->children),
-		 "class '%s': class_unregister with class devices still registered",
-		 cls->name))
-		return;
+	WARN(!list_empty(&cls->children),
+	     "class '%s': class_unregister with class devices still registered", cls->name);
 	devmodel_trace_kobj("class_unregister", &cls->subsys.kobj, NULL);
 	kset_unregister(&cls->subsys);
 }
@@ -256,11 +268,12 @@ static int add_links(struct class_device *cd)
 }
 
 /* uevent, dev, the class's attributes and the links; all go with the directory. */
-static int add_files(struct class_device *cd)
+static int class_device_add_attrs(struct class_device *cd)
 {
 	struct class_device_attribute *a;
 	int err;
 
+	devmodel_trace_kobj("class_device_add_attrs", &cd->kobj, NULL);
 	cd->uevent_attr = class_device_attr_uevent;
 	cd->uevent_attr.attr.owner = cd->class->owner;
 	cd->devt_attr = class_device_attr_dev;
@@ -273,10 +286,11 @@ static int add_files(struct class_device *cd)
 	return err ? err : add_links(cd);
 }
 
-static void remove_files(struct class_device *cd)
+static void class_device_remove_attrs(struct class_device *cd)
 {
 	struct class_device_attribute *a;
 
+	devmodel_trace_kobj("class_device_remove_attrs", &cd->kobj, NULL);
 	sysfs_remove_link(&cd->kobj, "driver");
 	sysfs_remove_link(&cd->kobj, "device");
 	for (a = cd->class->class_dev_attrs; a && a->attr.name; a++)
@@ -285,7 +299,10 @@ static void remove_files(struct class_device *cd)
 	class_device_remove_file(cd, &cd->uevent_attr);
 }
 
-/* An interface cannot veto a device (as in Linux), but its failure is reported. */
+/*
+ * An interface cannot veto a device (as in 2.6, which ignored add's return),
+ * but its failure is reported; its remove() still runs for that device.
+ */
 static int interface_add(struct class_interface *intf, struct class_device *cd)
 {
 	int err = 0;
@@ -319,18 +336,19 @@ int class_device_add(struct class_device *cd)
 	err = kobject_set_name(&cd->kobj, "%s", cd->class_id);
 	if (err)
 		goto out_put;
+	/* the parent (the class, or the parent device) is pinned until our release */
 	cd->kobj.parent = cd->parent ? &cd->parent->kobj : &cd->class->subsys.kobj;
 	err = kobject_add(&cd->kobj);
 	if (err)
 		goto out_put;
-	err = add_files(cd);
+	devmodel_trace_kobj("class_device_add", &cd->kobj, NULL);
+	err = class_device_add_attrs(cd);
 	if (err)
 		goto out_del;
+	kobject_hotplug(&cd->kobj, KOBJ_ADD);	/* 2.6.15's order: event, then interfaces */
 	list_add_tail(&cd->node, &cd->class->children);
-	devmodel_trace_kobj("class_device_add", &cd->kobj, NULL);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
 		interface_add(intf, cd);
-	kobject_hotplug(&cd->kobj, KOBJ_ADD);
 	class_device_put(cd);
 	return 0;
 
@@ -349,8 +367,9 @@ int class_device_register(struct class_device *cd)
 }
 
 /*
- * Interfaces first, then the event, then the files: both the interfaces'
- * remove and the remove event still see the whole device.
+ * 2.6.15's order: the interfaces' remove() (they still see the whole
+ * device), then the links and attributes go, then the remove event, then
+ * the directory.
  */
 static bool __class_device_del(struct class_device *cd)
 {
@@ -364,8 +383,8 @@ static bool __class_device_del(struct class_device *cd)
 	list_del_init(&cd->node);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
 		interface_remove(intf, cd);
+	class_device_remove_attrs(cd);
 	kobject_hotplug(&cd->kobj, KOBJ_REMOVE);
-	remove_files(cd);
 	kobject_del(&cd->kobj);	/* and whatever the driver forgot to remove */
 	return true;
 }
@@ -384,28 +403,42 @@ void class_device_unregister(struct class_device *cd)
 
 /* ---- struct class_interface ---- */
 
-static void interface_remove_until(struct class_interface *intf, struct class_device *stop)
+/* remove() for each device up to and including last: every one add() saw. */
+static void interface_remove_through(struct class_interface *intf,
+				     struct class_device *last)
 {
 	struct class_device *cd;
 
 	list_for_each_entry(cd, &intf->class->children, node) {
-		if (cd == stop)
-			return;
 		interface_remove(intf, cd);
+		if (cd == last)
+			return;
 	}
 }
 
+static bool interface_registered(const struct class_interface *intf)
+{
+	return intf->node.next && !list_empty(&intf->node);
+}
+
+/*
+ * Kobold's choice: an add() that fails undoes the interface and returns the
+ * error (2.6 ignored add's return). remove() runs for the failing device too.
+ */
 int class_interface_register(struct class_interface *intf)
 {
 	struct class_device *cd;
 
 	if (!intf || !intf->class || intf->class->subsys.kobj.state != KOBJ_STATE_ADDED)
 		return -ENODEV;
+	if (WARN(interface_registered(intf), "class_interface for '%s': registered twice",
+		 intf->class->name))
+		return -EBUSY;
 	list_for_each_entry(cd, &intf->class->children, node) {
 		int err = interface_add(intf, cd);
 
-		if (err) {	/* undo the devices before this one, and refuse */
-			interface_remove_until(intf, cd);
+		if (err) {
+			interface_remove_through(intf, cd);
 			return err;
 		}
 	}
@@ -418,6 +451,9 @@ void class_interface_unregister(struct class_interface *intf)
 	struct class_device *cd;
 
 	if (!intf || !intf->class)
+		return;
+	if (WARN(!interface_registered(intf), "class_interface for '%s': not registered",
+		 intf->class->name ? intf->class->name : ""))
 		return;
 	list_del_init(&intf->node);
 	list_for_each_entry(cd, &intf->class->children, node)

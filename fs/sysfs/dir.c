@@ -161,16 +161,26 @@ int sysfs_create_dir(struct kobject *kobj)
 		sysfs_put(sd);
 		return err;
 	}
-	kobj->sd = sd;
+	kobj->sd = sysfs_get(sd);	/* ours until remove_dir, whatever the tree does */
 	return 0;
 }
 
+/*
+ * A directory removed with its parent's (the parent deleted first) is only
+ * put here: kobj->sd stayed valid because the kobject held it.
+ */
 void sysfs_remove_dir(struct kobject *kobj)
 {
-	if (!kobj->sd)
+	struct sysfs_dirent *sd = kobj->sd;
+
+	if (!sd)
 		return;
-	sysfs_remove_dirent(kobj->sd);
+	if (sd->flags & SYSFS_FLAG_REMOVED)
+		pr_warn("sysfs: '%s' was removed with its parent's directory; delete children before their parent\n",
+			sd->name);
+	sysfs_remove_dirent(sd);
 	kobj->sd = NULL;
+	sysfs_put(sd);
 }
 
 struct sysfs_dirent *sysfs_dirent_first_child(struct sysfs_dirent *dir)

@@ -9,8 +9,9 @@
 
 /*
  * One node of the tree. Its count holds one reference for being linked into
- * its parent, one per holder (shell cwd, open file, symlink pointing here)
- * and one per child, since a child keeps its parent pointer until freed;
+ * its parent, one per holder (shell cwd, open file, symlink pointing here,
+ * the kobject whose directory it is) and one per child, since a child keeps
+ * its parent pointer until freed;
  * so a removed node's path can still be printed.
  */
 struct sysfs_dirent {

@@ -33,7 +33,7 @@ struct kobject {
 	struct kobject *parent;	/* a reference is held from add to release */
 	struct kset *kset;
 	struct kobj_type *ktype;
-	struct sysfs_dirent *sd;	/* our directory while added */
+	struct sysfs_dirent *sd;	/* our directory while added (counted) */
 	enum kobject_state state;
 	struct list_head live;	/* in the registry of unreleased kobjects */
 };
@@ -88,6 +88,8 @@ void kobject_unregister(struct kobject *kobj);
 
 struct kobject *kobject_get(struct kobject *kobj);
 void kobject_put(struct kobject *kobj);
+/* After a failed registration: back to uninitialised, no release (Kobold's). */
+void kobject_forget(struct kobject *kobj);
 int kobject_set_name(struct kobject *kobj, const char *fmt, ...) __printf(2, 3);
 struct kobj_type *get_ktype(struct kobject *kobj);
 

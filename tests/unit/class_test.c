@@ -189,25 +189,6 @@ static void class_device_release_choices(struct ktest *t)
 	kfree(none);
 }
 
-static void class_unregister_with_devices_warns(struct ktest *t)
-{
-	struct tcd *c = tcd_new(&kt_bare, "ktstay");
-	unsigned long warns = warn_count;
-
-	KTEST_ASSERT_TRUE(t, c);
-	c->cd.release = tcd_own_release;
-	KTEST_ASSERT_EQ(t, class_register(&kt_bare), 0);
-	KTEST_ASSERT_EQ(t, class_device_register(&c->cd), 0);
-	class_unregister(&kt_bare);
-	KTEST_EXPECT_EQ(t, warn_count, warns + 1);
-	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_bare/ktstay"), 0);	/* kept */
-	class_device_unregister(&c->cd);
-	class_unregister(&kt_bare);
-	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_bare"), -ENOENT);
-	KTEST_EXPECT_EQ(t, warn_count, warns + 1);
-	kfree(c);
-}
-
 static void class_device_bad_names(struct ktest *t)
 {
 	struct tcd *a = tcd_new(&kt_class, "ktdup"), *b = tcd_new(&kt_class, "ktdup");
@@ -254,7 +235,6 @@ static const struct ktest_case class_cases[] = {
 	KTEST_CASE(class_device_directory_and_attributes),
 	KTEST_CASE(class_device_links_to_device_and_driver),
 	KTEST_CASE(class_device_release_choices),
-	KTEST_CASE(class_unregister_with_devices_warns),
 	KTEST_CASE(class_device_bad_names),
 	KTEST_CASE(class_device_stale_open_file),
 	KTEST_END,

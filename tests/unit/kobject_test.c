@@ -171,10 +171,11 @@ static void kobject_parent_and_kset(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_kset/child/grand"), 0);
 	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 2);	/* its own + grand's */
 	kobject_del(&grand->kobj);
-	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 1);
+	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 2);	/* pinned until grand's release */
 	kobject_get_path(&grand->kobj, path, sizeof(path));
 	KTEST_EXPECT_STREQ(t, path, "grand");	/* deleted: only its name */
 	kobject_put(&grand->kobj);
+	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 1);
 	kobject_del(&child->kobj);
 	kobject_put(&child->kobj);
 	KTEST_EXPECT_TRUE(t, list_empty(&ks->list));

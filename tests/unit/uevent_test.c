@@ -231,6 +231,47 @@ static void uevent_trace_shows_events(struct ktest *t)
 	KTEST_EXPECT_EQ(t, devmodel_trace_enabled(), was);
 }
 
+static const char *null_name(struct kset *kset __unused, struct kobject *kobj __unused)
+{
+	return NULL;
+}
+
+static struct kset_hotplug_ops null_name_ops = { .name = null_name };
+
+static void kfree_kobj(struct kobject *kobj)
+{
+	kfree(kobj);
+}
+
+static struct kobj_type kfree_ktype = { .release = kfree_kobj };
+
+/* A name() that returns NULL: SUBSYSTEM falls back to the kset's name, as in 2.6. */
+static void uevent_subsystem_falls_back_to_the_kset(struct ktest *t)
+{
+	struct kset *ks = kzalloc(sizeof(*ks));
+	struct kobject *k = kzalloc(sizeof(*k));
+	struct t_events ev;
+
+	KTEST_ASSERT_TRUE(t, ks && k);
+	kobject_set_name(&ks->kobj, "ktest_ukset");
+	ks->hotplug_ops = &null_name_ops;
+	KTEST_ASSERT_EQ(t, kset_register(ks), 0);
+	k->ktype = &kfree_ktype;
+	k->kset = ks;
+	kobject_init(k);
+	kobject_set_name(k, "ktuk");
+	KTEST_ASSERT_EQ(t, kobject_add(k), 0);
+	t_events_start(&ev);
+	KTEST_EXPECT_EQ(t, kobject_hotplug(k, KOBJ_ADD), 0);
+	t_events_stop(&ev);
+	KTEST_EXPECT_EQ(t, ev.n, 1);
+	KTEST_EXPECT_TRUE(t, t_event_has(&ev, 0, "|SUBSYSTEM=ktest_ukset|"));
+	kobject_del(k);
+	kobject_put(k);
+	kset_unregister(ks);
+	kfree(ks);
+}
+
 static const struct ktest_case uevent_cases[] = {
 	KTEST_CASE(uevent_add_and_remove_events),
 	KTEST_CASE(uevent_num_envp_limit_is_exact),
@@ -238,6 +279,7 @@ static const struct ktest_case uevent_cases[] = {
 	KTEST_CASE(uevent_file_reads_keys_and_sends_events),
 	KTEST_CASE(uevent_journal_is_bounded),
 	KTEST_CASE(uevent_trace_shows_events),
+	KTEST_CASE(uevent_subsystem_falls_back_to_the_kset),
 	KTEST_END,
 };
 
