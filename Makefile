@@ -47,6 +47,8 @@ include mk/host.mk
 # Files that are modules: those that say module_init (loaded at boot, unloadable),
 # compiled with -DMODULE as kbuild does, so THIS_MODULE is theirs.
 MODULE_SRCS := $(shell grep -l '^module_init' $(sort $(wildcard drivers/*/*.c)) 2>/dev/null)
+# The per-file flags: the module's name, and -DMODULE for modules.
+modflags = -DKBUILD_MODNAME='"$(basename $(notdir $1))"'$(if $(filter $1,$(MODULE_SRCS)), -DMODULE)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/shell/*.c)) \
 	lib/string.c lib/vsprintf.c \
@@ -76,8 +78,7 @@ $(BUILD)/.toolchain:
 $(BUILD)/%.o: %.c | $(BUILD)/.toolchain
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -DKBUILD_MODNAME='"$(basename $(notdir $<))"' \
-		$(if $(filter $<,$(MODULE_SRCS)),-DMODULE) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(call modflags,$<) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.o: %.S | $(BUILD)/.toolchain
 	@mkdir -p $(dir $@)
@@ -253,7 +254,7 @@ doctor:
 # the flags the build gives it (rewritten only when it changes).
 compile_commands.json:
 	$(Q)$(NEED) $(PYTHON) python3
-	$(Q)$(PYTHON) scripts/compile-commands.py $@ $(BUILD) "$(CC)" "$(CFLAGS)" $(KERNEL_SRCS)
+	$(Q)$(PYTHON) scripts/compile-commands.py $@ $(BUILD) "$(CC)" "$(CFLAGS)" "$(MODULE_SRCS)" $(KERNEL_SRCS)
 	@echo "  GEN     $@ ($(words $(KERNEL_SRCS)) files)"
 
 # .clang-format: FILES= chooses the files (all of git's C files by default).
