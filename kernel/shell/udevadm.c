@@ -179,13 +179,15 @@ static int info_attribute_walk(struct sysfs_dirent *sd, struct udev_buffers *b)
 {
 	struct sysfs_dirent *cur = sysfs_get(sd), *next;
 	bool parent = false;
+	int depth = 0;
 
 	sh_printf("\nUdevadm info starts with the device specified by the devpath and then\n"
 		  "walks up the chain of parent devices. It prints for every device\n"
 		  "found, all possible attributes in the udev rules key format.\n"
 		  "A rule to match, can be composed by the attributes of the device\n"
 		  "and the attributes from one single parent device.\n\n");
-	while (cur) {
+	/* a path has at most SYSFS_PATH_MAX / 2 levels: no loop runs longer */
+	while (cur && depth++ < SYSFS_PATH_MAX / 2) {
 		if (sysfs_path(cur, b->path, sizeof(b->path)) < 0 || slashes(b->path) < 3)
 			break;
 		info_one_device(cur, parent, b);
