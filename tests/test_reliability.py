@@ -1,7 +1,8 @@
 """test_reliability.py: nothing leaks, bad input is refused, faults are survived.
 
 Memory checks (red zones, poison, lkdtm's triggers), fault injection walks
-(failslab over every allocation of modprobe sbd, blkstat and virtio_blk),
+(failslab over every allocation of modprobe sbd, blkstat and virtio_blk, of
+every command that help lists, and with make failslab-boot of the boot),
 bad input over the serial port, and load/unload cycles with files held open.
 Each check compares the kernel's own figures before and after: meminfo's
 bytes and objects in use, the kobjects listing, /sys/kernel/uevent_seqnum and
@@ -299,6 +300,7 @@ def walk_cases(vda_pci):
         "tree": [((), "tree /sys/class/block", ())],
         "readlink": [((), "readlink /sys/class/block/vda/device", ()),
                      ((), "readlink -f /sys/class/block/vda/driver", ())],
+        # not `udevadm monitor`: it follows events until Ctrl-C
         "udevadm": [((), "udevadm info /sys/class/block/vda", ()),
                     ((), "udevadm info -a /sys/class/block/vda", ()),
                     ((), "udevadm info -a %s" % pci, ())],
