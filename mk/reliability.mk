@@ -57,7 +57,6 @@ failslab-walk: deps $(KERNEL)
 
 # A boot for each allocation of the boot (failslab.nth=N): about 350 boots.
 failslab-boot: deps $(KERNEL)
-	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_BOOT_WALK=1 $(PYTHON) -m pytest -q \
-		tests/test_reliability.py -k walk_the_boot
+	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) -m pytest -q tests/long_failslab_boot.py
 
 -include $(FUZZ_LIB_OBJS:.o=.d)

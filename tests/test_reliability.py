@@ -2,7 +2,7 @@
 
 Memory checks (red zones, poison, lkdtm's triggers), fault injection walks
 (failslab over every allocation of modprobe sbd, blkstat and virtio_blk, of
-every command that help lists, and with make failslab-boot of the boot),
+every command that help lists; the boot's: tests/long_failslab_boot.py),
 bad input over the serial port, and load/unload cycles with files held open.
 Each check compares the kernel's own figures before and after: meminfo's
 bytes and objects in use, the kobjects listing, /sys/kernel/uevent_seqnum and
@@ -416,39 +416,6 @@ def test_failslab_walk_every_command(boot_with, virtio_disk):
     rescan = walked["echo 1 > /sys/bus/pci/rescan"][1]
     assert {"pci_scan_bus", "virtio_pci_probe", "virtblk_probe", "vp_setup_vq"} <= rescan, walked
     assert all(n < 1000 for n, _ in walked.values()), walked  # every walk came to its end
-
-
-@pytest.mark.skipif(not os.environ.get("KOBOLD_BOOT_WALK"), reason="make failslab-boot: a boot per allocation")
-def test_failslab_walk_the_boot(virtio_disk):
-    """failslab.nth=N for every allocation of the boot: the boot stops with
-    the panic of a part it cannot do without (the device model, the block
-    layer), or reaches the prompt with no BUG or WARNING, before and after
-    kobjects walks every live kobject and meminfo -c checks every object."""
-    for n in range(1, 2000):
-        k = kobold.Kobold("failslab.nth=%d" % n, qemu_args=virtio_disk)
-        try:
-            try:
-                k.wait_prompt()
-            except kobold.KernelPanic:
-                text = k.transcript()
-                assert re.search(r"PANIC: .*(the device model|the block layer) could not start",
-                                 text), text[-3000:]
-                continue
-            text = k.transcript()
-            m = re.search(r"forcing a failure: kmalloc\(\d+\)\n[^\n]*? at (\w+)\+(?:.*\n)[^\n]*from (\w+)",
-                          text)
-            if m and m.group(2) == "serial_enable_input":
-                continue  # the serial port's IRQ is lost: the shell hears nothing (known, not fixed)
-            out = fast(k).run("kobjects") + k.run("meminfo -c")
-            text = k.transcript()
-            assert "BUG" not in text and "WARNING" not in text, "failslab.nth=%d:\n%s" % (n, text[-3000:])
-            assert out.strip().endswith(", 0 damaged"), out
-            if not m:
-                assert "kobjects" in out and n > 100, text[-3000:]  # the boot made fewer: done
-                return
-        finally:
-            k.close()
-    raise AssertionError("the walk did not end")
 
 
 def test_failslab_covers_the_redirection_of_its_command(kernel):
