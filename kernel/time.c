@@ -51,7 +51,8 @@ void time_init(void)
 	outb(PIT_MODE, 0x34);	/* channel 0, lobyte/hibyte, mode 2 (rate generator) */
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
-	request_irq(0, timer_interrupt, "timer", NULL);
+	if (request_irq(0, timer_interrupt, "timer", NULL))
+		pr_err("timer: no interrupt: no tick\n");
 	pr_info("tsc: calibrated against the PIT: %u.%03u MHz\n", tsc_khz / 1000,
 		tsc_khz % 1000);
 }

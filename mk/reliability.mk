@@ -1,6 +1,8 @@
 # reliability.mk: libFuzzer targets for the portable code (tests/fuzz/) and
 # the long runs: `make fuzz` (FUZZ_SECONDS per target), `make soak` (1,000
-# load/unload cycles in QEMU). `make test` runs both briefly.
+# load/unload cycles in QEMU), `make failslab-walk` (every allocation of every
+# shell command failing in turn), `make failslab-boot` (of the boot, a boot
+# each). `make test` runs all but the last briefly.
 FUZZ_CC ?= clang
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
@@ -30,7 +32,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
 	@echo "  FUZZ    $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
 
-.PHONY: fuzz fuzz-build soak
+.PHONY: fuzz fuzz-build soak failslab-walk failslab-boot
 fuzz-build: $(FUZZ_BINS)
 
 # Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME.
@@ -48,5 +50,14 @@ fuzz: fuzz-build
 soak: deps $(KERNEL) $(DISK)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_SOAK_CYCLES=$(SOAK_CYCLES) $(PYTHON) -m pytest -q -s \
 		tests/test_reliability.py -k cycles
+
+# make test stops each command's walk after 24 allocations; this goes to the end.
+failslab-walk: deps $(KERNEL)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_WALK_MAX=1000 $(PYTHON) -m pytest -q -s \
+		tests/test_reliability.py -k walk_every_command
+
+# A boot for each allocation of the boot (failslab.nth=N): about 350 boots.
+failslab-boot: deps $(KERNEL)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) -m pytest -q tests/long_failslab_boot.py
 
 -include $(FUZZ_LIB_OBJS:.o=.d)

@@ -1,7 +1,8 @@
 """test_reliability.py: nothing leaks, bad input is refused, faults are survived.
 
 Memory checks (red zones, poison, lkdtm's triggers), fault injection walks
-(failslab over every allocation of modprobe sbd, blkstat and virtio_blk),
+(failslab over every allocation of modprobe sbd, blkstat and virtio_blk, of
+every command that help lists; the boot's: tests/long_failslab_boot.py),
 bad input over the serial port, and load/unload cycles with files held open.
 Each check compares the kernel's own figures before and after: meminfo's
 bytes and objects in use, the kobjects listing, /sys/kernel/uevent_seqnum and
@@ -18,6 +19,9 @@ import kobold
 DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"
 LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] ")
 SOAK_CYCLES = int(os.environ.get("KOBOLD_SOAK_CYCLES", "50"))
+# make test walks the first WALK_MAX allocations of the loads that the walks
+# above already go through to the end; make failslab-walk all of them
+WALK_MAX = int(os.environ.get("KOBOLD_WALK_MAX", "24"))
 
 
 def fast(k):
@@ -254,6 +258,180 @@ def test_failslab_walk_virtio_blk_probe(boot_with, virtio_disk):
     assert len(records) >= 10, records
     k.run("modprobe virtio_blk")
     assert k.run("cat /sys/class/block/vda/serial").strip() == "KOBOLD-REL"
+
+
+# -- the failslab walk over every command ---------------------------------------
+
+# Commands the walk leaves out, and why. Every other command in `help` is walked.
+WALK_EXCLUDED = {
+    "poweroff": "ends the machine: nothing is left to compare",
+    "reboot": "ends the machine: nothing is left to compare",
+    "failslab": "the walker itself: failslab N failslab M ... only re-arms the count",
+}
+# Writes to lkdtm's DIRECT are left out too: they damage memory on purpose, and
+# a `BUG` is what they are for (test_slab_overflow_... and the others above).
+SBD = "sbd nr=2 size=64"
+
+
+def walk_cases(vda_pci):
+    """command -> [(setup lines, the line walked, lines that restore the baseline)]."""
+    pci = "/sys/bus/pci/devices/" + vda_pci
+    ro, version = "/sys/class/sbd/sbd1/ro", "/sys/class/sbd/sbd0/version"
+    replug = ("echo 1 > %s/remove" % pci, "echo 1 > /sys/bus/pci/rescan")  # a failed probe too
+    return {
+        "help": [((), "help", ())],
+        "echo": [((), "echo hi there", ()),
+                 ((), "echo 1 > " + ro, ("echo 0 > " + ro,)),
+                 ((), "echo change > /sys/class/block/vda/uevent", ()),
+                 ((), "echo add > /sys/class/sbd/sbd0/uevent", ()),
+                 ((), "echo 1 > %s/remove" % pci, replug),
+                 (("echo 1 > %s/remove" % pci,), "echo 1 > /sys/bus/pci/rescan", replug)],
+        "dmesg": [((), "dmesg", ())],
+        "meminfo": [((), "meminfo", ()), ((), "meminfo -v", ()), ((), "meminfo -c", ())],
+        "open": [((), "open " + ro, ("close 3",))],
+        "read": [(("open " + version,), "read 3", ("close 3",))],
+        "write": [(("open " + ro,), "write 3 1", ("echo 0 > " + ro, "close 3"))],
+        "close": [(("open " + ro,), "close 3", ("close 3",))],
+        "fds": [(("open " + ro,), "fds", ("close 3",))],
+        "ls": [((), "ls -l /sys/class/block/vda", ()), ((), "ls /sys/bus/pci/devices", ())],
+        "cd": [((), "cd /sys/class/block", ("cd /",))],
+        "pwd": [((), "pwd", ())],
+        "cat": [((), "cat /sys/class/block/vda/size /sys/class/block/sbd0/stat " + DIRECT, ())],
+        "tree": [((), "tree /sys/class/block", ())],
+        "readlink": [((), "readlink /sys/class/block/vda/device", ()),
+                     ((), "readlink -f /sys/class/block/vda/driver", ())],
+        # not `udevadm monitor`: it follows events until Ctrl-C
+        "udevadm": [((), "udevadm info /sys/class/block/vda", ()),
+                    ((), "udevadm info -a /sys/class/block/vda", ()),
+                    ((), "udevadm info -a %s" % pci, ())],
+        "kobjects": [((), "kobjects", ())],
+        "trace": [((), "trace on", ("trace off",))],
+        "lsmod": [((), "lsmod", ())],
+        "modprobe": [(("rmmod blkstat",), "modprobe blkstat", ("rmmod blkstat", "modprobe blkstat")),
+                     (("rmmod sbd",), "modprobe " + SBD, ("rmmod sbd", "modprobe " + SBD)),
+                     (("rmmod virtio_blk",), "modprobe virtio_blk",
+                      ("rmmod virtio_blk", "modprobe virtio_blk"))],
+        "rmmod": [((), "rmmod blkstat", ("modprobe blkstat",)),
+                  ((), "rmmod sbd", ("modprobe " + SBD,)),
+                  ((), "rmmod virtio_blk", ("modprobe virtio_blk",))],
+        "lsblk": [((), "lsblk", ())],
+        "lspci": [((), "lspci", ()), ((), "lspci -n", ())],
+        "bench": [((), "bench devmodel 3", ())],
+        "blk": [((), "blk read vda 0 2", ()), ((), "blk write sbd1 1 hello", ()),
+                ((), "blk flush vda", ()), ((), "blk bench sbd0 write rand 64 1", ())],
+    }
+
+
+def help_commands(k):
+    """The command names `help` lists, as the shell prints them now."""
+    names = [m.group(1) for m in re.finditer(r"^\s*([a-z][\w-]*)\b", k.run("help"), re.M)]
+    assert {"help", "echo", "failslab", "kobjects"} <= set(names), names
+    return sorted(set(names))
+
+
+def walk_state(k):
+    """snapshot() without the event number, the kobjects in a fixed order (a
+    module loaded again registers its objects later than the rest)."""
+    s = k.snapshot()
+    del s["seqnum"]
+    s["kobjects"] = sorted(s["kobjects"].strip().split("\n"))
+    return s
+
+
+def walk_diff(base, after):
+    """What differs, in a few lines: the figures, and the kobjects gone or new."""
+    lines = ["%s: %s -> %s" % (key, base[key], after[key])
+             for key in ("BytesInUse", "ObjectsInUse") if base[key] != after[key]]
+    lines += ["gone: " + l for l in sorted(set(base["kobjects"]) - set(after["kobjects"]))]
+    lines += ["new:  " + l for l in sorted(set(after["kobjects"]) - set(base["kobjects"]))]
+    return "\n".join(lines)
+
+
+def run_lines(k, lines):
+    for line in lines:
+        out = k.run(line)
+        assert "BUG" not in out and "WARNING" not in out, (line, out)
+
+
+def walk_line(k, base, setup, line, restore, max_n):
+    """failslab N LINE for N = 1, 2, ... until nothing fails (or max_n); after
+    each, the baseline is restored and nothing reported a BUG. Returns the
+    number of allocations walked and the sites that failed."""
+    name = line.split()[0]
+    sites = set()
+    for n in range(1, max_n + 1):
+        run_lines(k, setup)
+        out = k.run("failslab %d %s" % (n, line), timeout=60)
+        run_lines(k, restore)
+        assert "BUG" not in out and "WARNING" not in out, "%s, allocation %d:\n%s" % (line, n, out)
+        after = walk_state(k)
+        assert after == base, "%s, allocation %d left:\n%s\n%s" % (line, n, walk_diff(base, after), out)
+        if "%s made fewer than %d allocations: nothing failed" % (name, n) in out:
+            return n - 1, sites
+        m = re.search(r"FAULT_INJECTION: forcing a failure: kmalloc\(\d+\)\n[^\n]*? at (\w+)", out)
+        assert m, "%s, allocation %d: no fault and no end:\n%s" % (line, n, out)
+        sites.add(m.group(1))
+    return max_n, sites
+
+
+def failslab_walk(k, bounded, max_n):
+    """Walks every command in help (but WALK_EXCLUDED), the lines that start
+    with one of bounded only up to allocation max_n; returns
+    {line: (allocations, sites)}."""
+    vda_pci = k.run("readlink -f /sys/class/block/vda/device").strip().split("/")[-2]
+    assert re.match(r"0000:00:[0-9a-f]{2}\.\d$", vda_pci), vda_pci
+    cases = walk_cases(vda_pci)
+    commands = [c for c in help_commands(k) if c not in WALK_EXCLUDED]
+    # a command help lists that the table does not know is walked with no arguments
+    plan = [case for c in commands for case in cases.get(c, [((), c, ())])]
+    for setup, line, restore in list(plan):  # warm up: what a first run keeps is not a leak
+        run_lines(k, setup)
+        out = k.run(line)
+        run_lines(k, restore)
+        assert "BUG" not in out and "WARNING" not in out, (line, out)
+        if line.split()[0] not in cases and "%s: command not found" % line in out:
+            plan.remove((setup, line, restore))  # a word of help's text, not a command
+    base = walk_state(k)
+    return {line: walk_line(k, base, setup, line, restore,
+                            max_n if line.startswith(bounded) else 1000)
+            for setup, line, restore in plan}
+
+
+def test_failslab_walk_every_command(boot_with, virtio_disk):
+    """Every command in help, allocation 1, 2, ... failing until none does: no
+    BUG, and the baseline back after each. The three module loads walked to
+    the end above stop at WALK_MAX here (make failslab-walk: at the end)."""
+    k = fast(boot_with("sbd.nr=2 sbd.size=64", qemu_args=virtio_disk))
+    start = time.time()
+    walked = failslab_walk(k, ("modprobe ",), WALK_MAX)
+    for line, (n, sites) in sorted(walked.items()):
+        print("%4d %-50s %s" % (n, line, " ".join(sorted(sites))))
+    print("%d lines, %d allocations failed in %.1f s" %
+          (len(walked), sum(n for n, _ in walked.values()), time.time() - start))
+    # the regression: a class device freed with kfree after a failed register
+    assert walked["bench devmodel 3"][0] >= 10, walked
+    # sysfs stores are reached through the redirection, and so is a probe
+    assert "sysfs_write" in walked["echo 1 > /sys/class/sbd/sbd1/ro"][1], walked
+    assert "kobject_hotplug" in walked["echo change > /sys/class/block/vda/uevent"][1], walked
+    rescan = walked["echo 1 > /sys/bus/pci/rescan"][1]
+    assert {"pci_scan_bus", "virtio_pci_probe", "virtblk_probe", "vp_setup_vq"} <= rescan, walked
+    assert all(n < 1000 for n, _ in walked.values()), walked  # every walk came to its end
+
+
+def test_failslab_covers_the_redirection_of_its_command(kernel):
+    k = fast(kernel)
+    ro = "/sys/class/sbd/sbd0/ro"
+    before = state(k)
+    out = k.run("failslab 2 echo 1 > " + ro)
+    assert re.search(r"forcing a failure: kmalloc\(\d+\)\n.* at sysfs_write\+", out), out
+    assert shell_lines(out) == ["echo: write error: Cannot allocate memory"], out
+    assert k.run("cat " + ro).strip() == "0"
+    out = k.run("failslab 3 echo 1 > " + ro)
+    assert shell_lines(out) == ["failslab: echo made fewer than 3 allocations: nothing failed"], out
+    assert k.run("cat " + ro).strip() == "1"
+    k.run("echo 0 > " + ro)
+    assert k.run("failslab").split("\n")[:2] == ["off", "injected: 1"]
+    assert same(before, state(k)) == {}
 
 
 # -- bad input ------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/console.h>
+#include <kobold/printk.h>
 
 #define I8042_DATA 0x60
 #define I8042_STATUS 0x64
@@ -101,5 +102,6 @@ void atkbd_init(void)
 {
 	while (inb(I8042_STATUS) & 0x01)	/* drop whatever the firmware left */
 		inb(I8042_DATA);
-	request_irq(1, atkbd_interrupt, "i8042", NULL);
+	if (request_irq(1, atkbd_interrupt, "i8042", NULL))
+		pr_err("atkbd: no interrupt: the keyboard is not read\n");
 }

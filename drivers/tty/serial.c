@@ -7,6 +7,7 @@
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/console.h>
+#include <kobold/printk.h>
 
 #define COM1 0x3f8
 #define COM1_IRQ 4
@@ -92,7 +93,8 @@ void serial_init(void)
 /* Input interrupts start once the IDT and PIC are ready. */
 void serial_enable_input(void)
 {
-	request_irq(COM1_IRQ, serial_interrupt, "serial", &serial_console);
+	if (request_irq(COM1_IRQ, serial_interrupt, "serial", &serial_console))
+		pr_err("serial: no interrupt: input from the serial port is not read\n");
 	outb(COM1 + IER, 0x01);	/* received data available */
 	serial_interrupt(COM1_IRQ, NULL);
 }

@@ -48,6 +48,13 @@ void shell_run(void);
 const char *shell_help_text(const char *name);
 /* Runs one command line as if typed (used by tests and boot scripts). */
 int shell_execute(const char *line);
+/*
+ * Writes the line's "> FILE" now, with what was printed so far, and returns
+ * status (1 if the write failed: the error is printed as NAME's). A command
+ * that runs another (failslab N CMD) calls it so that the write is part of
+ * what it runs; later calls, and calls with no redirection, do nothing.
+ */
+int shell_redirect_finish(const char *name, int status);
 #endif
 
 #endif

@@ -37,7 +37,7 @@ static int register_all(struct class_device **devs, unsigned int n)
 		scnprintf(cd->class_id, BUS_ID_SIZE, "bench%u", i);
 		err = class_device_register(cd);
 		if (err) {
-			kfree(cd);
+			class_device_put(cd);	/* initialized: only the release may free it */
 			return err;
 		}
 		devs[i] = cd;

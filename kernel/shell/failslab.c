@@ -50,7 +50,10 @@ static int show_state(void)
 	return 0;
 }
 
-/* Runs argv[0] with its nth allocation failing; the fault never outlives it. */
+/*
+ * Runs argv[0], and the line's "> FILE" (the store it calls), with its nth
+ * allocation failing; the fault never outlives it.
+ */
 static int run_with_fault(unsigned int n, int argc, char **argv)
 {
 	const struct shell_command *c = find_command(argv[0]);
@@ -61,7 +64,7 @@ static int run_with_fault(unsigned int n, int argc, char **argv)
 		return 127;
 	}
 	kmalloc_fail_nth(n);
-	status = c->fn(argc, argv);
+	status = shell_redirect_finish(argv[0], c->fn(argc, argv));
 	if (kmalloc_fail_pending()) {
 		kmalloc_fail_nth(0);
 		if (!signal_pending())	/* after Ctrl-C it only means the run was cut short */

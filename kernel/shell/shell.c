@@ -83,25 +83,31 @@ static const struct shell_command *find_command(const char *name)
 
 static int run_redirected(const struct shell_command *c, struct shell_cmdline *cl)
 {
-	int status, err;
-
 	redirecting = true;
 	redirect_len = 0;
 	redirect_overflow = false;
-	status = c->fn(cl->argc, cl->argv);
+	return shell_redirect_finish(c->name, c->fn(cl->argc, cl->argv));
+}
+
+int shell_redirect_finish(const char *name, int status)
+{
+	int err;
+
+	if (!redirecting)
+		return status;	/* no "> FILE", or a command run by this one wrote it */
 	redirecting = false;
 	if (redirect_overflow) {
-		sh_err("%s: write error: %s\n", c->name, kstrerror(-EFBIG));
+		sh_err("%s: write error: %s\n", name, kstrerror(-EFBIG));
 		return 1;
 	}
-	err = shell_write_file(cl->redirect, redirect_buf, redirect_len);
+	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len);
 	if (err == -ENOENT || err == -ENOTDIR || err == -EISDIR || err == -ELOOP ||
 	    err == -ENAMETOOLONG) {
-		sh_err("kobold: %s: %s\n", cl->redirect, kstrerror(err));
+		sh_err("kobold: %s: %s\n", cmdline.redirect, kstrerror(err));
 		return 1;
 	}
 	if (err) {
-		sh_err("%s: write error: %s\n", c->name, kstrerror(err));
+		sh_err("%s: write error: %s\n", name, kstrerror(err));
 		return 1;
 	}
 	return status;

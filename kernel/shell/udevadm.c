@@ -129,24 +129,69 @@ static void info_one_device(struct sysfs_dirent *sd, bool parent, struct udev_bu
 	sh_printf("\n");
 }
 
-/* The device, then its "device" link's target (for a class device), then up to /sys/devices. */
+static int slashes(const char *path)
+{
+	int n = 0;
+
+	for (; *path; path++)
+		n += *path == '/';
+	return n;
+}
+
+/*
+ * udev's parent of a device: for a class device its "device" link (a link:
+ * a device's own "device" is a file), or the class device it sits in; for
+ * a device the directory above, skipping ones that are no device (no uevent).
+ */
+static struct sysfs_dirent *udev_parent(struct sysfs_dirent *sd, const char *path,
+					char *scratch, size_t size)
+{
+	struct sysfs_dirent *link, *up = sysfs_get(sd), *next;
+	bool is_class = strncmp(path, "/sys/class/", 11) == 0;
+
+	link = is_class ? child(sd, "device", false) : NULL;
+	if (link && sysfs_dirent_type(link) == SYSFS_KOBJ_LINK) {
+		sysfs_put(link);
+		sysfs_put(up);
+		return child(sd, "device", true);
+	}
+	if (link)
+		sysfs_put(link);
+	if (is_class && slashes(path) < 5)
+		goto none;	/* /sys/class/C/X: the class is no device */
+	while (!sysfs_dirent_removed(up) && (next = child(up, "..", true))) {
+		sysfs_put(up);
+		up = next;
+		if (sysfs_path(up, scratch, size) < 0 || slashes(scratch) < 3)
+			break;	/* /sys/devices itself: the top */
+		if ((link = child(up, "uevent", false))) {
+			sysfs_put(link);
+			return up;
+		}
+	}
+none:
+	sysfs_put(up);
+	return NULL;
+}
+
+/* The device, then each parent udev_parent finds, up to /sys/devices or /sys/class. */
 static int info_attribute_walk(struct sysfs_dirent *sd, struct udev_buffers *b)
 {
 	struct sysfs_dirent *cur = sysfs_get(sd), *next;
 	bool parent = false;
+	int depth = 0;
 
 	sh_printf("\nUdevadm info starts with the device specified by the devpath and then\n"
 		  "walks up the chain of parent devices. It prints for every device\n"
-		  "found, all possible attributes in the udev rules key format.\n\n");
-	while (cur) {
-		if (sysfs_path(cur, b->path, sizeof(b->path)) < 0 ||
-		    strcmp(b->path, "/sys/devices") == 0 || strncmp(b->path, "/sys/", 5) != 0 ||
-		    strchr(b->path + 5, '/') == NULL)
+		  "found, all possible attributes in the udev rules key format.\n"
+		  "A rule to match, can be composed by the attributes of the device\n"
+		  "and the attributes from one single parent device.\n\n");
+	/* a path has at most SYSFS_PATH_MAX / 2 levels: no loop runs longer */
+	while (cur && depth++ < SYSFS_PATH_MAX / 2) {
+		if (sysfs_path(cur, b->path, sizeof(b->path)) < 0 || slashes(b->path) < 3)
 			break;
 		info_one_device(cur, parent, b);
-		next = child(cur, "device", true);
-		if (!next && !sysfs_dirent_removed(cur) && strncmp(b->path, "/sys/devices/", 13) == 0)
-			next = child(cur, "..", true);
+		next = udev_parent(cur, b->path, b->link, sizeof(b->link));
 		sysfs_put(cur);
 		cur = next;
 		parent = true;
@@ -154,6 +199,17 @@ static int info_attribute_walk(struct sysfs_dirent *sd, struct udev_buffers *b)
 	if (cur)
 		sysfs_put(cur);
 	return 0;
+}
+
+/* As systemd's: a device is a directory with a uevent file (not a class, bus or kset). */
+static int udev_device(struct sysfs_dirent *sd, struct udev_buffers *b)
+{
+	struct sysfs_dirent *ue = child(sd, "uevent", false);
+
+	if (!ue)
+		return -ENODEV;
+	sysfs_put(ue);
+	return sysfs_path(sd, b->path, sizeof(b->path)) < 0 ? -ENOMEM : 0;
 }
 
 static int cmd_udevadm_info(int argc, char **argv)
@@ -174,10 +230,11 @@ static int cmd_udevadm_info(int argc, char **argv)
 		return 1;
 	}
 	b = kmalloc(sizeof(*b));
-	if (!b || sysfs_path(sd, b->path, sizeof(b->path)) < 0) {
+	err = b ? udev_device(sd, b) : -ENOMEM;
+	if (err) {
 		kfree(b);
 		sysfs_put(sd);
-		sh_err("udevadm: %s: %s\n", path, kstrerror(-ENOMEM));
+		sh_err("udevadm: %s: %s\n", path, kstrerror(err));
 		return 1;
 	}
 	if (walk)
@@ -229,13 +286,37 @@ static int cmd_udevadm(int argc, char **argv)
 SHELL_COMMAND("udevadm", "info [-a] PATH | monitor [-p]",
 	      "a device's keys and attributes; the event journal", cmd_udevadm);
 
+struct kset_count {
+	const struct kobject *kset;
+	unsigned int members;
+};
+
+static void count_member(struct kobject *kobj, void *arg)
+{
+	struct kset_count *c = arg;
+
+	if (kobj->kset && &kobj->kset->kobj == c->kset)
+		c->members++;
+}
+
+/* An object outside sysfs has no path: its name, and what it is. */
 static void kobject_line(struct kobject *kobj, void *arg)
 {
+	struct kset_count c = { kobj, 0 };
 	char *path = arg;
 
 	if (kobject_get_path(kobj, path, SYSFS_PATH_MAX) < 0)
-		strscpy(path, kobj->k_name ? kobj->k_name : "?", SYSFS_PATH_MAX);
-	sh_printf("%4u %-11s %s\n", kobject_refcount(kobj), kobject_state_name(kobj), path);
+		strscpy(path, kobj->k_name ? kobj->k_name : "(unnamed)", SYSFS_PATH_MAX);
+	sh_printf("%4u %-11s %s", kobject_refcount(kobj), kobject_state_name(kobj), path);
+	if (kobj->state == KOBJ_STATE_INITIALIZED) {
+		kobject_for_each_live(count_member, &c);
+		sh_printf(" (not in sysfs%s", kobj->kset ? ", in kset " : "");
+		sh_printf("%s", kobj->kset ? kobject_name(&kobj->kset->kobj) : "");
+		if (c.members)
+			sh_printf(", the kset of %u object%s", c.members, c.members == 1 ? "" : "s");
+		sh_printf(")");
+	}
+	sh_printf("\n");
 }
 
 static int cmd_kobjects(int argc, char **argv)

@@ -512,6 +512,19 @@ at the last reference (and, for a class device, whose release that calls)."""
         return " -> none: release() will WARN"
 
 
+def outside_sysfs(kobj, live):
+    """What the shell's kobjects adds to an object never added: its kset, and
+    how many objects have it as theirs."""
+    if kobject_state_name(kobj) != "initialized":
+        return ""
+    kset = kobj["kset"]
+    text = " (not in sysfs" + (", in kset " + kobject_name(kset["kobj"].address) if int(kset) else "")
+    members = sum(1 for k in live if int(k["kset"]) and int(k["kset"]["kobj"].address) == int(kobj))
+    if members:
+        text += ", the kset of %u object%s" % (members, "" if members == 1 else "s")
+    return text + ")"
+
+
 class KoboldKobjects(KoboldCommand):
     """List every kobject not yet released: kobold-kobjects
 
@@ -523,9 +536,10 @@ only once unlinked), oldest first."""
 
     def invoke(self, arg, from_tty):
         lines = ["REFS STATE       PATH"]
-        for k in live_kobjects():
-            lines.append("%4u %-11s %s" % (kobject_refcount(k), kobject_state_name(k),
-                                           kobject_path(k)))
+        live = list(live_kobjects())
+        for k in live:
+            lines.append("%4u %-11s %s%s" % (kobject_refcount(k), kobject_state_name(k),
+                                             kobject_path(k), outside_sysfs(k, live)))
         gdb.write("\n".join(lines) + "\n")
 
 
