@@ -167,7 +167,7 @@ static ssize_t info_show(struct class_device *cd, char *buf)
 {
 	struct gendisk *volatile disk = NULL;
 
-	return scnprintf(buf, SYSFS_PAGE_SIZE, "%s\\n", disk->disk_name);
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u\\n", disk->major);
 }
 static CLASS_DEVICE_ATTR(info, S_IRUGO, info_show, NULL);
 

@@ -1,0 +1,92 @@
+"""test_grade.py: scripts/grade-class on a small class: a student with the reference
+solutions of labs 1 and 2 (scores full marks, hidden check included), one with a
+broken lab 1, and one who edited lab 1's checker instead of solving it (scores
+nothing for it, and the edit is reported); CSV and JSON say so."""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOLUTIONS = os.path.join(ROOT, "labs", "solutions")
+
+HIDDEN = '''\
+"""A hidden check for lab 1 (the teacher's copy only)."""
+
+
+def second_disk(s):
+    """size_kb of a second, smaller disk (sbd.nr=2 sbd.size=512)"""
+    s.fresh("sbd.nr=2 sbd.size=512")
+    out = s.text("cat /sys/class/sbd/sbd1/size_kb")
+    assert out == "512", "cat /sys/class/sbd/sbd1/size_kb printed %r" % out
+
+
+second_disk.points = 2
+CHECKS = [second_disk]
+'''
+
+TAMPER = '''\
+diff --git a/labs/lab1/check.py b/labs/lab1/check.py
+--- a/labs/lab1/check.py
++++ b/labs/lab1/check.py
+@@ -1,2 +1,5 @@
+ #!/usr/bin/env python3
++import sys
++print("7 of 7 checks pass: the lab is done.")
++sys.exit(0)
+ """Lab 1 checker: sbd's read-only attribute size_kb (docs/labs/lab1-read-only-attribute.md)."""
+'''
+
+
+def read(name):
+    with open(os.path.join(SOLUTIONS, name)) as f:
+        return f.read()
+
+
+def test_grade_class(tmp_path):
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "alice.patch").write_text(read("lab1.patch") + read("lab2.patch"))
+    (subs / "bob.patch").write_text(read("lab1.patch").replace("bytes / 1024", "bytes / 512"))
+    (subs / "carol.diff").write_text(TAMPER)
+    (subs / "notes.txt").write_text("not a submission")
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    (hidden / "lab1.py").write_text(HIDDEN)
+
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade-class"), str(subs),
+                        "--labs", "1,2", "--hidden", str(hidden), "--out", str(tmp_path / "g")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout
+    rows = {(row["student"], int(row["lab"])): row for row in csv.DictReader(open(tmp_path / "g.csv"))}
+    assert sorted(rows) == [("alice", 1), ("alice", 2), ("bob", 1), ("bob", 2),
+                            ("carol", 1), ("carol", 2)], r.stdout
+    possible1 = int(rows["alice", 1]["possible"])
+    assert possible1 == 7 + 2, rows["alice", 1]  # seven checks, and the hidden one worth 2
+    assert rows["alice", 1]["points"] == str(possible1) and rows["alice", 1]["first_failure"] == ""
+    assert rows["alice", 2]["points"] == rows["alice", 2]["possible"] == "7"
+    assert rows["alice", 1]["outside"] == ""
+
+    assert 0 < int(rows["bob", 1]["points"]) < possible1
+    assert rows["bob", 1]["first_failure"].startswith("cat size_kb prints 4096"), rows["bob", 1]
+    assert rows["bob", 2]["points"] == "0" or int(rows["bob", 2]["points"]) < 7
+
+    assert int(rows["carol", 1]["points"]) < 3, rows["carol", 1]  # the teacher's checker ran
+    assert rows["carol", 1]["first_failure"] == "/sys/class/sbd/sbd0/size_kb exists"
+    assert rows["carol", 1]["outside"] == "labs/lab1/check.py"
+
+    data = json.load(open(tmp_path / "g.json"))
+    alice1 = [d for d in data if d["student"] == "alice" and d["lab"] == 1][0]
+    hidden_rows = [c for c in alice1["checks"] if c["hidden"]]
+    assert hidden_rows and hidden_rows[0]["passed"] and hidden_rows[0]["points"] == 2
+    assert "carol" in r.stdout and "outside: labs/lab1/check.py" in r.stdout
+
+
+def test_grade_class_refuses_a_missing_folder(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade-class"), str(tmp_path / "no")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert r.returncode == 2 and "No such directory" in r.stdout
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade-class"), str(tmp_path)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert r.returncode == 2 and "holds no NAME.patch" in r.stdout
