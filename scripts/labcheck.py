@@ -102,7 +102,7 @@ def expect_same(before, after):
 
 
 OOPS = re.compile(r"^(?:\[[ 0-9.]*\] )?(?:BUG:|Oops|PANIC|WARNING:|Kernel panic)")
-LOST = ("kernel panic:", "timed out waiting", "QEMU exited early")
+LOST = ("kernel panic", "timed out waiting", "QEMU exited early")
 
 
 def explain(text, limit=12):
@@ -112,8 +112,11 @@ def explain(text, limit=12):
     lines = text.split("\n")
     at = next((i for i, l in enumerate(lines) if OOPS.match(l)), None)
     if at is not None:
-        head = [lines[0]] if at > 2 and lines[0].startswith(LOST) else []
-        return head + lines[max(at - 2, 0):at + 2 * limit]
+        lost = lines[0].startswith(LOST)
+        shown = ([lines[0]] if at > 2 and lost else []) + lines[max(at - 2, 0):at + limit + 2]
+        if lost and len(lines) - limit // 2 > at + limit + 2:  # and how it ended
+            shown += ["[...]"] + lines[-(limit // 2):]
+        return shown
     if lines[0].startswith(LOST) and len(lines) > limit:
         return [lines[0], "[... the last lines the kernel printed:]"] + lines[-limit:]
     return lines[:limit]
