@@ -61,7 +61,7 @@ def lab_doc(lab):
 
 
 def test_every_lab_has_a_solution_a_page_and_its_files():
-    assert LABS[:4] == [1, 2, 3, 4], LABS
+    assert LABS[:5] == [1, 2, 3, 4, 5], LABS
     for lab in LABS:
         assert os.path.isfile(patch(lab))
         lab_doc(lab)
@@ -218,3 +218,17 @@ def test_checker_shows_the_oops_not_the_boot_banner(base, workdir):
     assert "EIP: info_show+" in first, r.stdout
     assert "Kobold" not in first.split("BUG:")[0], "the boot banner came first:\n" + first
     shutil.rmtree(broken, ignore_errors=True)
+
+
+def test_lab5_starter_works_until_an_allocation_fails(base, workdir):
+    """The lab 5 starter loads and unloads cleanly, and only the failslab walk catches it."""
+    tree, _ = base
+    starter = os.path.join(workdir, "lab5-starter")
+    shutil.copytree(tree, starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab5", "kpipe.c"), os.path.join(starter, "drivers/misc/kpipe.c"))
+    r = checker(starter, 5, build(starter))
+    assert r.returncode == 1, r.stdout
+    assert "PASS  kpipe loads with nr=3" in r.stdout and "PASS  rmmod kpipe and modprobe" in r.stdout, r.stdout
+    assert "FAIL  failslab over every allocation" in r.stdout, r.stdout
+    assert "BUG: kmalloc:" in r.stdout, r.stdout  # the checklist shows what the kernel reported
+    shutil.rmtree(starter, ignore_errors=True)
