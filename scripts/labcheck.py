@@ -5,8 +5,15 @@ A lab's checker (labs/labN/check.py) is a list of checks, each a function
 with a one-line docstring saying what it expects. They run in order on one
 booted kernel (a check may ask for a fresh boot with its own command line);
 a failed assertion, a kernel panic or a timeout fails that check only, and
-the kernel is booted again for the next one. The checklist ends with a
-count, and the exit status is 0 only if every check passed.
+the kernel is booted again for the next one; when the kernel died, the
+checklist shows its oops, BUG or PANIC report and its last lines, not the
+boot banner. The checklist ends with a count, and the exit status is 0 only
+if every check passed.
+
+For grading: a check is worth `fn.points` (default 1); a teacher's hidden
+checks (labs/hidden/labN.py or $LABCHECK_HIDDEN/labN.py, `CHECKS = [...]`)
+run after the lab's own; with LABCHECK_JSON=FILE the results are also
+written there as JSON (scripts/grade, scripts/grade-class).
 """
 import json
 import os
