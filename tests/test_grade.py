@@ -1,7 +1,8 @@
 """test_grade.py: scripts/grade-class on a small class: a student with the reference
 solutions of labs 1 and 2 (scores full marks, hidden check included), one with a
-broken lab 1, and one who edited lab 1's checker instead of solving it (scores
-nothing for it, and the edit is reported); CSV and JSON say so."""
+broken lab 1, one who edited lab 1's checker instead of solving it (scores
+nothing for it, and the edit is reported), and one who sent lab 1 as a git
+bundle; CSV and JSON say so."""
 import csv
 import json
 import os
@@ -44,6 +45,22 @@ def read(name):
         return f.read()
 
 
+def make_bundle(tmp_path, dest):
+    """dave: lab 1's solution committed on a clone of this tree, sent as a git bundle."""
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    if head.returncode:
+        return False  # not a git checkout: no bundles
+    clone = str(tmp_path / "clone")
+    git = ["git", "-c", "user.name=d", "-c", "user.email=d@example.org"]
+    for cmd, cwd in [(["clone", "-q", "--no-checkout", ROOT, clone], ROOT),
+                     (["checkout", "-q", head.stdout.strip()], clone),
+                     (["apply", os.path.join(SOLUTIONS, "lab1.patch")], clone),
+                     (["commit", "-qam", "lab 1"], clone),
+                     (["bundle", "create", "-q", str(dest), "HEAD", "^" + head.stdout.strip()], clone)]:
+        subprocess.run(git + cmd, cwd=cwd, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return True
+
+
 def test_grade_class(tmp_path):
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -51,6 +68,7 @@ def test_grade_class(tmp_path):
     (subs / "bob.patch").write_text(read("lab1.patch").replace("bytes / 1024", "bytes / 512"))
     (subs / "carol.diff").write_text(TAMPER)
     (subs / "notes.txt").write_text("not a submission")
+    bundle = make_bundle(tmp_path, subs / "dave.bundle")
     hidden = tmp_path / "hidden"
     hidden.mkdir()
     (hidden / "lab1.py").write_text(HIDDEN)
@@ -60,8 +78,8 @@ def test_grade_class(tmp_path):
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     assert r.returncode == 0, r.stdout
     rows = {(row["student"], int(row["lab"])): row for row in csv.DictReader(open(tmp_path / "g.csv"))}
-    assert sorted(rows) == [("alice", 1), ("alice", 2), ("bob", 1), ("bob", 2),
-                            ("carol", 1), ("carol", 2)], r.stdout
+    students = ["alice", "bob", "carol"] + (["dave"] if bundle else [])
+    assert sorted(rows) == [(n, lab) for n in students for lab in (1, 2)], r.stdout
     possible1 = int(rows["alice", 1]["possible"])
     assert possible1 == 7 + 2, rows["alice", 1]  # seven checks, and the hidden one worth 2
     assert rows["alice", 1]["points"] == str(possible1) and rows["alice", 1]["first_failure"] == ""
@@ -75,6 +93,10 @@ def test_grade_class(tmp_path):
     assert int(rows["carol", 1]["points"]) < 3, rows["carol", 1]  # the teacher's checker ran
     assert rows["carol", 1]["first_failure"] == "/sys/class/sbd/sbd0/size_kb exists"
     assert rows["carol", 1]["outside"] == "labs/lab1/check.py"
+
+    if bundle:
+        assert rows["dave", 1]["points"] == str(possible1), rows["dave", 1]
+        assert rows["dave", 2]["points"] == "0" and rows["dave", 1]["outside"] == ""
 
     data = json.load(open(tmp_path / "g.json"))
     alice1 = [d for d in data if d["student"] == "alice" and d["lab"] == 1][0]
@@ -90,3 +112,20 @@ def test_grade_class_refuses_a_missing_folder(tmp_path):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade-class"), str(tmp_path)],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
     assert r.returncode == 2 and "holds no NAME.patch" in r.stdout
+
+
+def test_make_grade_prints_points_per_check_and_a_total(tmp_path):
+    """scripts/grade (make grade) on this tree's kernel: whatever lab 1's state, the
+    report has a line per check, the lab's score and the total, and they add up."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade"), "--labs", "1",
+                        "--json", str(tmp_path / "g.json")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    data = json.load(open(tmp_path / "g.json"))
+    lab = data["labs"][0]
+    assert r.returncode == (0 if data["points"] == data["possible"] else 1), r.stdout
+    assert len(lab["checks"]) == 7 and lab["possible"] == data["possible"] == 7
+    assert lab["points"] == sum(c["points"] for c in lab["checks"] if c["passed"])
+    lines = r.stdout.strip().split("\n")
+    assert lines[0].startswith("== Lab 1: a read-only attribute")
+    assert sum(1 for l in lines if l.rstrip().endswith(("(1/1)", "(0/1)"))) == 7, r.stdout
+    assert "  lab 1: %d/7" % lab["points"] in lines and lines[-1] == "Score: %d/7" % data["points"]
