@@ -75,8 +75,7 @@ def test_every_lab_has_a_solution_a_page_and_its_files():
 def test_the_start_ignores_the_students_solved_labs(tmp_path):
     """Lab 1 committed on a student's branch and lab 2 left uncommitted: the starting
     tree has neither (the branch's upstream is where the labs start)."""
-    tree = str(tmp_path / "student")
-    labtree.copy_working_tree(tree)
+    tree = labtree.export_start(str(tmp_path / "student"), objects=False)
     git = ["git", "-c", "user.name=s", "-c", "user.email=s@example.org"]
     for cmd in (["init", "-q", "-b", "course"], ["add", "-A"], ["commit", "-qm", "course"],
                 ["checkout", "-qb", "student"], ["branch", "-q", "-u", "course"]):
@@ -155,6 +154,12 @@ def test_solutions_compose_in_any_order(base, workdir):
               if not (b.skipped() or b.for_solution() or b.for_start())]
     failures = doccheck.check_blocks(blocks, kernel=kernel)
     assert not failures, "with every lab solved:\n" + "\n\n".join(failures)
+    # The other suites a solution can touch: the failslab walks (a lab's interface adds
+    # an allocation to every disk's registration).
+    r = labtree.sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    os.path.join(ROOT, "tests", "test_reliability.py"), "-k", "failslab_walk"], ROOT,
+                   env=dict(os.environ, KOBOLD_KERNEL=kernel))
+    assert r.returncode == 0, "with every lab solved, the failslab walks fail:\n" + r.stdout[-3000:]
 
 
 NULL_SHOW = """\
