@@ -3,11 +3,20 @@
 LAB ?=
 GRAPH := $(BUILD)/device-model
 
-.PHONY: check-lab check-docs graph
+.PHONY: check-lab check-docs graph grade grade-class
 check-lab: deps $(KERNEL)
 	@[ -n "$(LAB)" ] || { echo "usage: make check-lab LAB=N   (the labs are in docs/labs/)" >&2; exit 2; }
 	@[ -f labs/lab$(LAB)/check.py ] || { echo "kobold: there is no lab $(LAB); see docs/labs/" >&2; exit 2; }
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) labs/lab$(LAB)/check.py
+
+# Every lab's checker on this tree: points per check, a score per lab, a total.
+grade: deps $(KERNEL)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/grade
+
+# A teacher's: every submission in DIR (NAME.patch or NAME.bundle), graded in its own copy.
+grade-class: deps
+	@[ -n "$(DIR)" ] || { echo "usage: make grade-class DIR=folder-of-submissions   (see scripts/grade-class)" >&2; exit 2; }
+	$(Q)$(PYTHON) scripts/grade-class $(DIR)
 
 check-docs: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/doccheck.py

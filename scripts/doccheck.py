@@ -26,6 +26,15 @@ virtio disk). An HTML comment on the line before the fence changes that:
     <!-- check: continue -->             the same boot as the previous block
     <!-- check: append="sbd.nr=2" -->    this kernel command line
     <!-- check: solution -->             (labs) checked with the lab's solution applied
+    <!-- check: start -->                (labs) the tree before any lab: checked on the
+                                         committed tree by tests/test_labs.py, not by test_docs
+    <!-- check: labs="1 3" -->            labs 1 and 3 may add to this output: the lines
+                                         their checkers list in ADDS are accepted anywhere
+                                         in it, and a `tree` count line may differ
+
+A student who solves a lab changes what some transcripts print (lab 1 adds
+`size_kb` to `ls /sys/class/sbd/sbd0`); the `labs` option keeps those
+transcripts passing on a solved tree while they still fail on anything else.
 
 Run it by hand: `python3 scripts/doccheck.py docs/tutorial.md` (or `make check-docs`);
 `python3 scripts/doccheck.py --record [--append=ARGS] CMD...` boots and prints a
@@ -71,6 +80,12 @@ class Block:
 
     def append(self):
         return self.options.get("append", "")
+
+    def for_start(self):
+        return "start" in self.options
+
+    def labs(self):
+        return [int(n) for n in self.options.get("labs", "").replace(",", " ").split()]
 
 
 def parse_options(text):
@@ -118,21 +133,45 @@ def doc_files():
     return files
 
 
-def line_regex(line):
+TREE_COUNT = re.compile(r"^\d+ directories, \d+ files$")
+
+
+def line_regex(line, extra=()):
     if line.strip() == "...":
         return r"(?:[^\n]*\n)*?"
+    if extra and TREE_COUNT.match(line.rstrip()):
+        return r"\d+ directories, \d+ files[ \t]*\n"
     return ".*?".join(re.escape(part) for part in line.rstrip().split("...")) + r"[ \t]*\n"
 
 
-def matches(expected, actual):
-    """True if the actual output lines fit the expected ones (with `...`)."""
+_ADDS = {}
+
+
+def lab_adds(lab):
+    """The output lines lab N's solution may add (ADDS in labs/labN/check.py), as regexes."""
+    if lab not in _ADDS:
+        import importlib.util
+        path = os.path.join(ROOT, "labs", "lab%d" % lab, "check.py")
+        if not os.path.isfile(path):
+            raise ValueError("labs=%d: there is no %s" % (lab, os.path.relpath(path, ROOT)))
+        spec = importlib.util.spec_from_file_location("lab%d_check" % lab, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _ADDS[lab] = list(getattr(mod, "ADDS", []))
+    return _ADDS[lab]
+
+
+def matches(expected, actual, extra=()):
+    """True if the actual output lines fit the expected ones (with `...`); lines
+    matching one of the extra regexes may appear anywhere in addition."""
     exp = list(expected)
     act = [a.rstrip() for a in actual]
     while exp and not exp[-1].strip():
         exp.pop()
     while act and not act[-1]:
         act.pop()
-    pattern = "".join(line_regex(l) for l in exp)
+    more = "(?:(?:%s)[ \t]*\n)*" % "|".join("(?:%s)" % e for e in extra) if extra else ""
+    pattern = more + "".join(line_regex(l, extra) + more for l in exp)
     text = "".join(a + "\n" for a in act)
     return re.fullmatch(pattern, text) is not None
 
@@ -176,6 +215,7 @@ def shutdown(k):
 
 def run_block(k, block):
     """Runs one block's commands on a booted kernel; raises Failure on the first mismatch."""
+    extra = [a for lab in block.labs() for a in lab_adds(lab)]
     for line, cwd, command, expected in block.steps:
         where = "%s:%d" % (os.path.relpath(block.path, ROOT), line)
         if k.cwd() != cwd:
@@ -184,7 +224,7 @@ def run_block(k, block):
             raise Failure("%s: %s ends the session; leave it out of checked transcripts"
                           % (where, command))
         actual = k.run(command).split("\n")
-        if not matches(expected, actual):
+        if not matches(expected, actual, extra):
             diff = "\n".join(difflib.unified_diff(
                 [e.rstrip() for e in expected], [a.rstrip() for a in actual],
                 "documented", "kobold printed", lineterm=""))
@@ -237,7 +277,8 @@ def main(argv):
         record([c for c in argv[2:] if not c.startswith("--append=")], append)
         return 0
     files = argv[1:] or doc_files()
-    blocks = [b for f in files for b in parse_file(f) if not b.skipped() and not b.for_solution()]
+    blocks = [b for f in files for b in parse_file(f)
+              if not b.skipped() and not b.for_solution() and not b.for_start()]
     failures = check_blocks(blocks)
     for f in failures:
         print("FAIL " + f + "\n")

@@ -5,9 +5,17 @@ A lab's checker (labs/labN/check.py) is a list of checks, each a function
 with a one-line docstring saying what it expects. They run in order on one
 booted kernel (a check may ask for a fresh boot with its own command line);
 a failed assertion, a kernel panic or a timeout fails that check only, and
-the kernel is booted again for the next one. The checklist ends with a
-count, and the exit status is 0 only if every check passed.
+the kernel is booted again for the next one; when the kernel died, the
+checklist shows its oops, BUG or PANIC report and its last lines, not the
+boot banner. The checklist ends with a count, and the exit status is 0 only
+if every check passed.
+
+For grading: a check is worth `fn.points` (default 1); a teacher's hidden
+checks (labs/hidden/labN.py or $LABCHECK_HIDDEN/labN.py, `CHECKS = [...]`)
+run after the lab's own; with LABCHECK_JSON=FILE the results are also
+written there as JSON (scripts/grade, scripts/grade-class).
 """
+import json
 import os
 import re
 import sys
@@ -100,28 +108,80 @@ def expect_same(before, after):
            % (before[0], after[0]))
 
 
+OOPS = re.compile(r"^(?:\[[ 0-9.]*\] )?(?:BUG:|Oops|PANIC|WARNING:|Kernel panic)")
+LOST = ("kernel panic", "timed out waiting", "QEMU exited early")
+
+
+def explain(text, limit=12):
+    """The lines of a failure worth showing: the oops, BUG or PANIC block with the two
+    lines before it (what ran); when the kernel stopped answering, its last lines; else
+    the start of the checker's own message."""
+    lines = text.split("\n")
+    at = next((i for i, l in enumerate(lines) if OOPS.match(l)), None)
+    if at is not None:
+        lost = lines[0].startswith(LOST)
+        shown = ([lines[0]] if at > 2 and lost else []) + lines[max(at - 2, 0):at + limit + 2]
+        if lost and len(lines) - limit // 2 > at + limit + 2:  # and how it ended
+            shown += ["[...]"] + lines[-(limit // 2):]
+        return shown
+    if lines[0].startswith(LOST) and len(lines) > limit:
+        return [lines[0], "[... the last lines the kernel printed:]"] + lines[-limit:]
+    return lines[:limit]
+
+
+def record(results, fn, passed, message=""):
+    results.append({"check": fn.__name__, "hidden": getattr(fn, "hidden", False),
+                    "what": (fn.__doc__ or fn.__name__).strip().split("\n")[0],
+                    "points": getattr(fn, "points", 1), "passed": passed, "message": message})
+
+
+def hidden_checks():
+    """The teacher's hidden checks for this lab: CHECKS in labs/hidden/labN.py, or in
+    $LABCHECK_HIDDEN/labN.py (kept out of the students' copy, as labs/solutions/ is)."""
+    m = re.match(r"lab(\d+)$", os.path.basename(os.path.dirname(os.path.abspath(sys.argv[0]))))
+    d = os.environ.get("LABCHECK_HIDDEN") or os.path.join(ROOT, "labs", "hidden")
+    path = os.path.join(d, "lab%s.py" % m.group(1)) if m else ""
+    if not os.path.isfile(path):
+        return []
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("hidden_" + m.group(1), path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for fn in mod.CHECKS:
+        fn.hidden = True
+    return list(mod.CHECKS)
+
+
 def run(title, checks, argv=None):
-    """Runs the checks, prints the checklist, returns the exit status."""
+    """Runs the checks (and the hidden ones), prints the checklist, returns the exit status."""
+    checks = list(checks) + hidden_checks()
     print(paint(title, "1"))
     print("kernel: %s" % os.path.relpath(kobold.KERNEL, os.getcwd()))
-    s, passed = Session(), 0
+    s, passed, results = Session(), 0, []
     try:
         for fn in checks:
             what = (fn.__doc__ or fn.__name__).strip().split("\n")[0]
+            what += " (hidden)" if getattr(fn, "hidden", False) else ""
             try:
                 fn(s)
             except Exception as e:  # noqa: BLE001 - every error is a failed check
                 print("  %s  %s" % (paint("FAIL", "31;1"), what))
                 msg = (str(e).strip() if isinstance(e, AssertionError) else "") or \
                     traceback.format_exc().strip().split("\n")[-1]
-                for line in msg.split("\n")[:12]:
+                shown = explain(msg)
+                for line in shown:
                     print("        " + line)
+                record(results, fn, False, "\n".join(shown))
                 s.close()  # the next check starts from a fresh boot
                 continue
             print("  %s  %s" % (paint("PASS", "32;1"), what))
+            record(results, fn, True)
             passed += 1
     finally:
         s.close()
+        if os.environ.get("LABCHECK_JSON"):  # for scripts/grade and scripts/grade-class
+            with open(os.environ["LABCHECK_JSON"], "w") as f:
+                json.dump({"title": title, "checks": results}, f, indent=1)
     total = len(checks)
     if passed == total:
         print(paint("%d of %d checks pass: the lab is done." % (passed, total), "32;1"))

@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import doccheck  # noqa: E402
 
-KNOWN_OPTIONS = {"skip", "continue", "append", "solution"}
+KNOWN_OPTIONS = {"skip", "continue", "append", "solution", "start", "labs"}
 
 
 def groups():
@@ -18,7 +18,7 @@ def groups():
     out = []
     for path in doccheck.doc_files():
         for b in doccheck.parse_file(path):
-            if b.skipped() or b.for_solution():
+            if b.skipped() or b.for_solution() or b.for_start():
                 continue
             if b.continues() and out and out[-1][0].path == path:
                 out[-1].append(b)
@@ -44,6 +44,8 @@ def test_docs_have_transcripts_and_known_directives():
         for b in doccheck.parse_file(path):
             assert set(b.options) <= KNOWN_OPTIONS, "%s: unknown check option %s" % (b.name, b.options)
             assert b.steps, "%s: a console block with no command" % b.name
+            for lab in b.labs():
+                assert doccheck.lab_adds(lab), "%s: labs=%d, but lab %d lists no ADDS" % (b.name, lab, lab)
 
 
 def test_matcher_accepts_placeholders_and_rejects_differences():
@@ -56,6 +58,20 @@ def test_matcher_accepts_placeholders_and_rejects_differences():
     assert not m(["a", "d"], ["a", "b", "d"])
     assert not m(["a"], ["a", "b"])
     assert not m(["x...y"], ["x", "y"])  # an inline ... stays within its line
+
+
+def test_a_lab_marker_accepts_that_labs_lines_and_nothing_else():
+    """labs="1": lab 1's size_kb may appear anywhere in the output; other lines may not."""
+    m, adds = doccheck.matches, doccheck.lab_adds(1)
+    doc = ["-rw-r--r-- ro", "-rw-r--r-- uevent", "-r--r--r-- version"]
+    solved = ["-rw-r--r-- ro", "-r--r--r-- size_kb", "-rw-r--r-- uevent", "-r--r--r-- version"]
+    assert m(doc, solved, adds)
+    assert not m(doc, solved)  # without the marker the solved tree fails
+    assert not m(doc, solved[:1] + ["-r--r--r-- sizes"] + solved[2:], adds)
+    assert not m(doc, solved[1:], adds)  # a line the doc shows is still required
+    tree = ["`-- sbd0", "    |-- ro", "    `-- version", "", "1 directories, 2 files"]
+    assert m(tree, tree[:2] + ["    |-- size_kb"] + tree[2:4] + ["1 directories, 3 files"], adds)
+    assert not m(tree, tree[:4] + ["1 directories, 3 files"])
 
 
 def test_a_wrong_transcript_fails(tmp_path):

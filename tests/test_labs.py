@@ -1,13 +1,16 @@
-"""test_labs.py: each lab's checker fails on the starting tree and passes once
-the lab's reference solution (labs/solutions/labN.patch) is applied, and the
-lab page's transcripts marked `<!-- check: solution -->` match that kernel.
+"""test_labs.py: each lab's checker fails on the starting tree and passes once the
+lab's reference solution (labs/solutions/labN.patch) is applied; the lab page's
+transcripts marked `start` match the starting kernel and those marked `solution`
+the solved one; all the solutions together, applied in any order, give one tree
+that builds and passes every checker and every transcript in the docs.
 
-The tree is copied once (the files git knows of, plus new ones not ignored)
-and built; each lab gets a copy of that built tree, so only the patched files
-are compiled again."""
+The starting tree is scripts/labtree.py's: the working tree with each lab's
+files as committed, so that a student's own solved labs change nothing here.
+It is copied once with the objects of build/, so that each build compiles only
+what a solution changed."""
+import itertools
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -16,27 +19,24 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import doccheck  # noqa: E402
+import labtree  # noqa: E402
 
-LABS = sorted(int(d[3:]) for d in os.listdir(os.path.join(ROOT, "labs"))
-              if d.startswith("lab") and os.path.isfile(os.path.join(ROOT, "labs", d, "check.py")))
+LABS = labtree.labs()
 WERROR = os.environ.get("WERROR", "1")
 
 
-def sh(cmd, cwd, timeout=300, env=None):
-    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, timeout=timeout, env=env)
-
-
 def build(tree):
-    r = sh(["make", "-j2", "Q=@", "WERROR=" + WERROR, "build/kobold.elf"], tree)
-    assert r.returncode == 0, "the build failed in %s:\n%s" % (tree, r.stdout[-3000:])
-    return os.path.join(tree, "build", "kobold.elf")
+    kernel, out = labtree.build(tree, WERROR)
+    assert kernel, "the build failed in %s:\n%s" % (tree, out[-3000:])
+    return kernel
+
+
+def patch(lab):
+    return os.path.join(ROOT, "labs", "solutions", "lab%d.patch" % lab)
 
 
 def checker(tree, lab, kernel):
-    env = dict(os.environ, KOBOLD_KERNEL=kernel, NO_COLOR="1")
-    return sh([sys.executable, os.path.join(tree, "labs", "lab%d" % lab, "check.py")], tree,
-              env=env, timeout=600)
+    return labtree.run_checker(ROOT, lab, kernel, tree)
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +49,7 @@ def workdir():
 @pytest.fixture(scope="module")
 def base(workdir):
     """The starting tree, copied and built once for every lab."""
-    tree = os.path.join(workdir, "base")
-    files = sh(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], ROOT)
-    assert files.returncode == 0, files.stdout
-    for rel in files.stdout.split("\0"):
-        src = os.path.join(ROOT, rel)
-        if rel and os.path.isfile(src):
-            os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-            shutil.copy2(src, os.path.join(tree, rel))
+    tree = labtree.export_start(os.path.join(workdir, "base"))
     return tree, build(tree)
 
 
@@ -67,11 +60,35 @@ def lab_doc(lab):
     return os.path.join(d, pages[0])
 
 
-def test_there_are_four_labs_with_solutions_and_pages():
-    assert LABS[:4] == [1, 2, 3, 4], LABS
+def test_every_lab_has_a_solution_a_page_and_its_files():
+    assert LABS[:5] == [1, 2, 3, 4, 5], LABS
     for lab in LABS:
-        assert os.path.isfile(os.path.join(ROOT, "labs", "solutions", "lab%d.patch" % lab))
+        assert os.path.isfile(patch(lab))
         lab_doc(lab)
+        mod = labtree.load(lab)
+        assert mod.FILES and mod.CHECKS and hasattr(mod, "ADDS"), "lab %d: FILES, CHECKS, ADDS" % lab
+        touched = [l[len("+++ b/"):] for l in open(patch(lab)).read().split("\n") if l.startswith("+++ b/")]
+        assert set(touched) <= set(mod.FILES), "lab %d's patch changes %s, FILES says %s" % (
+            lab, touched, mod.FILES)
+
+
+def test_the_start_ignores_the_students_solved_labs(tmp_path):
+    """Lab 1 committed on a student's branch and lab 2 left uncommitted: the starting
+    tree has neither (the branch's upstream is where the labs start)."""
+    tree = labtree.export_start(str(tmp_path / "student"), objects=False)
+    git = ["git", "-c", "user.name=s", "-c", "user.email=s@example.org"]
+    for cmd in (["init", "-q", "-b", "course"], ["add", "-A"], ["commit", "-qm", "course"],
+                ["checkout", "-qb", "student"], ["branch", "-q", "-u", "course"]):
+        assert labtree.sh(git + cmd, tree).returncode == 0
+    assert labtree.apply(tree, patch(1))[0]
+    assert labtree.sh(git + ["commit", "-qam", "lab 1"], tree).returncode == 0
+    assert labtree.apply(tree, patch(2))[0]
+    start = labtree.export_start(str(tmp_path / "start"), root=tree, objects=False)
+    with open(os.path.join(start, "drivers/block/sbd.c")) as f:
+        sbd = f.read()
+    assert "size_kb" not in sbd and "max_sectors" not in sbd
+    with open(os.path.join(tree, "drivers/block/sbd.c")) as f:
+        assert "size_kb" in f.read()  # the student's tree is left alone
 
 
 @pytest.mark.parametrize("lab", LABS)
@@ -81,12 +98,14 @@ def test_checker_fails_before_and_passes_after_the_solution(lab, base, workdir):
     assert before.returncode == 1, "lab %d's checker did not fail on the starting tree:\n%s" % (
         lab, before.stdout)
     assert "FAIL" in before.stdout and "checks pass." in before.stdout, before.stdout
+    start_blocks = [b for b in doccheck.parse_file(lab_doc(lab)) if b.for_start()]
+    failures = doccheck.check_blocks(start_blocks, kernel=kernel)
+    assert not failures, "\n\n".join(failures)
 
     solved = os.path.join(workdir, "lab%d" % lab)
     shutil.copytree(tree, solved, symlinks=True)  # copy2 keeps times: an incremental build
-    patch = os.path.join(ROOT, "labs", "solutions", "lab%d.patch" % lab)
-    r = sh(["git", "apply", "--whitespace=nowarn", patch], solved)
-    assert r.returncode == 0, "labs/solutions/lab%d.patch does not apply:\n%s" % (lab, r.stdout)
+    ok, out = labtree.apply(solved, patch(lab))
+    assert ok, "labs/solutions/lab%d.patch does not apply:\n%s" % (lab, out)
     solved_kernel = build(solved)
     after = checker(solved, lab, solved_kernel)
     assert after.returncode == 0, "lab %d's checker fails with the solution applied:\n%s" % (
@@ -97,3 +116,124 @@ def test_checker_fails_before_and_passes_after_the_solution(lab, base, workdir):
     failures = doccheck.check_blocks(blocks, kernel=solved_kernel)
     assert not failures, "\n\n".join(failures)
     shutil.rmtree(solved, ignore_errors=True)
+
+
+def solved_files(base_tree, order, dest):
+    """The lab files after applying the solutions in this order to the starting tree."""
+    for rel in labtree.lab_files():
+        src = os.path.join(base_tree, rel)
+        if os.path.exists(src):
+            os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+            shutil.copy2(src, os.path.join(dest, rel))
+    for lab in order:
+        ok, out = labtree.apply(dest, patch(lab))
+        assert ok, "after labs %s, labs/solutions/lab%d.patch does not apply:\n%s" % (
+            list(order[:order.index(lab)]), lab, out)
+    return {rel: open(os.path.join(dest, rel)).read() for rel in labtree.lab_files()
+            if os.path.exists(os.path.join(dest, rel))}
+
+
+def test_solutions_compose_in_any_order(base, workdir):
+    """Every order of every lab's solution applies and gives the same files; that tree
+    builds, every checker passes on it, and so does every transcript in the docs."""
+    tree, _ = base
+    results = []
+    for n, order in enumerate(itertools.permutations(LABS)):
+        results.append(solved_files(tree, order, os.path.join(workdir, "order%d" % n)))
+    assert all(r == results[0] for r in results), "the order of the labs changes the result"
+
+    solved = os.path.join(workdir, "all")
+    shutil.copytree(tree, solved, symlinks=True)
+    for lab in LABS:
+        assert labtree.apply(solved, patch(lab))[0]
+    kernel = build(solved)
+    for lab in LABS:
+        r = checker(solved, lab, kernel)
+        assert r.returncode == 0, "with every lab solved, lab %d's checker fails:\n%s" % (lab, r.stdout)
+    blocks = [b for path in doccheck.doc_files() for b in doccheck.parse_file(path)
+              if not (b.skipped() or b.for_solution() or b.for_start())]
+    failures = doccheck.check_blocks(blocks, kernel=kernel)
+    assert not failures, "with every lab solved:\n" + "\n\n".join(failures)
+    # The other suites a solution can touch: the failslab walks (a lab's interface adds
+    # an allocation to every disk's registration).
+    r = labtree.sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    os.path.join(ROOT, "tests", "test_reliability.py"), "-k", "failslab_walk"], ROOT,
+                   env=dict(os.environ, KOBOLD_KERNEL=kernel))
+    assert r.returncode == 0, "with every lab solved, the failslab walks fail:\n" + r.stdout[-3000:]
+
+
+NULL_SHOW = """\
+/* blkinfo.c: a lab 3 solution with a NULL dereference in show, for the checker's test. */
+#include <kobold/blkdev.h>
+#include <kobold/module.h>
+#include <kobold/string.h>
+
+static ssize_t info_show(struct class_device *cd, char *buf)
+{
+	struct gendisk *volatile disk = NULL;
+
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u\\n", disk->major);
+}
+static CLASS_DEVICE_ATTR(info, S_IRUGO, info_show, NULL);
+
+static int blkinfo_add(struct class_device *cd)
+{
+	return class_device_create_file(cd, &class_device_attr_info);
+}
+
+static void blkinfo_remove(struct class_device *cd)
+{
+	class_device_remove_file(cd, &class_device_attr_info);
+}
+
+static struct class_interface blkinfo_interface = {
+	.class = &block_class,
+	.add = blkinfo_add,
+	.remove = blkinfo_remove,
+};
+
+static int blkinfo_init(void)
+{
+	return class_interface_register(&blkinfo_interface);
+}
+
+static void blkinfo_exit(void)
+{
+	class_interface_unregister(&blkinfo_interface);
+}
+
+module_init(blkinfo_init);
+module_exit(blkinfo_exit);
+"""
+
+
+def test_checker_shows_the_oops_not_the_boot_banner(base, workdir):
+    """A show() that dereferences NULL: the checklist shows the oops and where it was."""
+    tree, _ = base
+    broken = os.path.join(workdir, "oops")
+    shutil.copytree(tree, broken, symlinks=True)
+    with open(os.path.join(broken, "drivers/block/blkinfo.c"), "w") as f:
+        f.write(NULL_SHOW)
+    kernel = build(broken)
+    r = checker(broken, 3, kernel)
+    assert r.returncode == 1, r.stdout
+    failed = r.stdout.split("FAIL", 1)[1]
+    first = failed.split("\n  PASS")[0].split("\n  FAIL")[0]
+    assert "BUG: kernel NULL pointer dereference" in first, r.stdout
+    assert "EIP: info_show+" in first, r.stdout
+    assert "Kobold" not in first.split("BUG:")[0], "the boot banner came first:\n" + first
+    shutil.rmtree(broken, ignore_errors=True)
+
+
+def test_lab5_starter_works_until_an_allocation_fails(base, workdir):
+    """The lab 5 starter loads and unloads cleanly, and only the failslab walk catches it."""
+    tree, _ = base
+    starter = os.path.join(workdir, "lab5-starter")
+    shutil.copytree(tree, starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab5", "kpipe.c"), os.path.join(starter, "drivers/misc/kpipe.c"))
+    r = checker(starter, 5, build(starter))
+    assert r.returncode == 1, r.stdout
+    assert "PASS  kpipe loads with nr=3" in r.stdout and "PASS  rmmod kpipe and modprobe" in r.stdout, r.stdout
+    assert "FAIL  failslab over every allocation" in r.stdout, r.stdout
+    assert "BUG: kmalloc:" in r.stdout, r.stdout  # the checklist shows what the kernel reported
+    shutil.rmtree(starter, ignore_errors=True)

@@ -125,11 +125,18 @@ static int sbd_setup_disk(struct sbd_device *dev, int index)
 	return add_disk(disk);
 }
 
+/* One block per file, so that a lab's new attribute is a block of its own. */
 static int sbd_create_files(struct sbd_device *dev)
 {
-	int err = class_device_create_file(&dev->cdev, &class_device_attr_version);
+	int err;
 
-	return err ? err : class_device_create_file(&dev->cdev, &class_device_attr_ro);
+	err = class_device_create_file(&dev->cdev, &class_device_attr_version);
+	if (err)
+		return err;
+	err = class_device_create_file(&dev->cdev, &class_device_attr_ro);
+	if (err)
+		return err;
+	return 0;
 }
 
 static int sbd_add(int index)

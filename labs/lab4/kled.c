@@ -36,16 +36,21 @@ static ssize_t brightness_show(struct class_device *cd, char *buf)
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u\n", to_kled(cd)->brightness);
 }
 
+static void kled_set(struct kled *led, unsigned int brightness)
+{
+	struct class_device *cd = class_device_get(&led->cdev);
+
+	led->brightness = brightness;
+	kobject_hotplug(&cd->kobj, KOBJ_CHANGE);
+}
+
 static ssize_t brightness_store(struct class_device *cd, const char *buf, size_t count)
 {
 	unsigned int v;
 
 	if (kstrtouint(buf, 10, &v) || v > 255)
 		return -EINVAL;
-	/* hold the LED while its change event goes out */
-	cd = class_device_get(cd);
-	to_kled(cd)->brightness = v;
-	kobject_hotplug(&cd->kobj, KOBJ_CHANGE);
+	kled_set(to_kled(cd), v);
 	return (ssize_t)count;
 }
 static CLASS_DEVICE_ATTR(brightness, S_IRUGO | S_IWUSR, brightness_show, brightness_store);
