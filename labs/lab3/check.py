@@ -10,7 +10,7 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change (scripts/grade-class reports any other file), and the
 # lines it adds to the docs' transcripts marked <!-- check: labs="3" -->.
 FILES = ["drivers/block/blkinfo.c"]
-ADDS = [r"(-r--r--r-- |-rw-r--r-- |.*-- )?(info|label)",
+ADDS = [r"(-r--r--r-- |-rw-r--r-- |.*-- )?(info|label)", r"blkinfo +\d+ +\d+",
         r"\[[ 0-9.]*\] trace: class_interface_(add|remove) /class/block/\S+",
         r"\s*ATTRS?\{(info|label)\}==.*"]
 

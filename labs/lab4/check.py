@@ -10,7 +10,7 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change (scripts/grade-class reports any other file), and the
 # lines it adds to the docs' transcripts marked <!-- check: labs="4" -->.
 FILES = ["drivers/misc/kled.c"]
-ADDS = [r"kled"]
+ADDS = [r"kled( +\d+ +\d+)?"]
 
 LED0 = "/sys/class/kled/led0"
 INVALID = "echo: write error: Invalid argument"

@@ -10,7 +10,7 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change (scripts/grade-class reports any other file), and the
 # lines it adds to the docs' transcripts marked <!-- check: labs="5" -->.
 FILES = ["drivers/misc/kpipe.c"]
-ADDS = [r"kpipe"]
+ADDS = [r"kpipe( +\d+ +\d+)?"]
 
 LOAD = "modprobe kpipe nr=3"
 TROUBLE = re.compile(r"^.*\b(BUG|WARNING)\b.*$", re.M)
