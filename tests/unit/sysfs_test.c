@@ -285,18 +285,28 @@ static void sysfs_missing_callbacks_deny_access(struct ktest *t)
 	sobj_remove(a);
 }
 
+/* Opens the file at path, as the shell's open does: look up, open, drop the lookup's reference. */
+static int t_open(const char *path, struct sysfs_open_file **of)
+{
+	struct sysfs_dirent *sd;
+	int err = sysfs_lookup(NULL, path, true, &sd);
+
+	if (err)
+		return err;
+	err = sysfs_open(sd, 0, of);
+	sysfs_put(sd);
+	return err;
+}
+
 static void sysfs_open_file_outlives_its_object(struct ktest *t)
 {
 	struct sobj *a = sobj_add("ktest_stale", NULL);
 	struct sysfs_open_file *of;
-	struct sysfs_dirent *sd;
 	char buf[32];
 
 	KTEST_ASSERT_TRUE(t, a);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_rw), 0);
-	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_stale/rw", true, &sd), 0);
-	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
-	sysfs_put(sd);
+	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_stale/rw", &of), 0);
 	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 4);
 	kobject_del(&a->kobj);	/* unregister while open */
 	kobject_put(&a->kobj);
@@ -316,15 +326,12 @@ static void sysfs_read_serves_one_snapshot_by_offset(struct ktest *t)
 {
 	struct sobj *a = sobj_add("ktest_snap", NULL);
 	struct sysfs_open_file *of;
-	struct sysfs_dirent *sd;
 	char buf[16];
 
 	KTEST_ASSERT_TRUE(t, a);
 	strscpy(a->value, "abc", sizeof(a->value));
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_rw), 0);
-	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_snap/rw", true, &sd), 0);
-	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
-	sysfs_put(sd);
+	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_snap/rw", &of), 0);
 	KTEST_EXPECT_EQ(t, a->shows, 0);	/* open alone calls nothing */
 	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, 4), 4);	/* "rw=abc\n" in pieces */
 	KTEST_EXPECT_EQ(t, memcmp(buf, "rw=a", 4), 0);
@@ -346,24 +353,19 @@ static void shell_full_write_retries_short_stores(struct ktest *t)
 {
 	struct sobj *a = sobj_add("ktest_short", NULL);
 	struct sysfs_open_file *of;
-	struct sysfs_dirent *sd;
 
 	KTEST_ASSERT_TRUE(t, a);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_short), 0);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_zero), 0);
 	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_short/short", "hello\n"), 2);	/* write(2) */
 	a->stores = 0;
-	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_short/short", true, &sd), 0);
-	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
-	sysfs_put(sd);
+	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_short/short", &of), 0);
 	KTEST_EXPECT_EQ(t, shell_full_write(of, "hello\n", 6), 6);
 	KTEST_EXPECT_EQ(t, a->stores, 3);	/* "he", "ll", "o\n" */
 	KTEST_EXPECT_STREQ(t, a->value, "o\n");
 	sysfs_close(of);
 	a->stores = 0;
-	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_short/zero", true, &sd), 0);
-	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
-	sysfs_put(sd);
+	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_short/zero", &of), 0);
 	KTEST_EXPECT_EQ(t, shell_full_write(of, "1\n", 2), -ENOSPC);	/* no endless loop */
 	KTEST_EXPECT_EQ(t, a->stores, 1);
 	sysfs_close(of);
@@ -409,7 +411,6 @@ static void class_device_files_pin_the_class_owner(struct ktest *t)
 				      .release = owned_cd_release };
 	struct class_device *cd = kzalloc(sizeof(*cd));
 	struct sysfs_open_file *of;
-	struct sysfs_dirent *sd;
 
 	KTEST_ASSERT_TRUE(t, cd != NULL);
 	KTEST_ASSERT_EQ(t, class_register(&owned), 0);
@@ -419,14 +420,10 @@ static void class_device_files_pin_the_class_owner(struct ktest *t)
 	KTEST_ASSERT_EQ(t, class_device_register(cd), 0);
 	owner_mod.live = true;
 	owner_mod.refcnt = 0;
-	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/class/ktest_owned/own0/uevent", true, &sd), 0);
-	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
-	sysfs_put(sd);
+	KTEST_ASSERT_EQ(t, t_open("/sys/class/ktest_owned/own0/uevent", &of), 0);
 	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
 	sysfs_close(of);
-	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/class/ktest_owned/own0/dev", true, &sd), 0);
-	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
-	sysfs_put(sd);
+	KTEST_ASSERT_EQ(t, t_open("/sys/class/ktest_owned/own0/dev", &of), 0);
 	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
 	sysfs_close(of);
 	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 0);
