@@ -9,6 +9,7 @@
 #include <kobold/errno.h>
 #include <kobold/signal.h>
 #include <kobold/string.h>
+#include <kobold/workqueue.h>
 
 #define INPUT_SIZE 4096		/* a power of two: the indices wrap with a mask */
 #define CTRL_C 0x03
@@ -103,6 +104,10 @@ int console_trygetc(void)
 	return c;
 }
 
+/*
+ * Waits for a byte. Queued deferred work (workqueue.h) runs meanwhile, one
+ * item at a time, so a key typed during it waits at most one item.
+ */
 int console_getc(void)
 {
 	int c;
@@ -114,7 +119,13 @@ int console_getc(void)
 			local_irq_enable();
 			return c;
 		}
-		safe_halt();	/* sti; hlt: an interrupt cannot slip in between */
+		local_irq_enable();
+		if (run_scheduled_work())
+			continue;
+		local_irq_disable();
+		if (in_tail == in_head)
+			safe_halt();	/* sti; hlt: an interrupt cannot slip in between */
+		local_irq_enable();
 	}
 }
 

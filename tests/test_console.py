@@ -102,17 +102,24 @@ def test_input_before_the_first_prompt_is_kept():
 def test_ctrl_c_stops_long_commands_and_they_leak_nothing(tmp_path):
     img = tmp_path / "random.img"
     img.write_bytes(os.urandom(1 << 20))  # a hexdump with no repeats: 65536 lines
-    k = kobold.boot(qemu_args=["-drive", "file=%s,if=none,id=d0,format=raw" % img,
-                               "-device", "virtio-blk-pci,drive=d0"])
+    k = kobold.boot("sbd.nr=16", qemu_args=["-drive", "file=%s,if=none,id=d0,format=raw" % img,
+                                            "-device", "virtio-blk-pci,drive=d0"])
     try:
         before = k.snapshot()
-        for cmd, done in [("bench devmodel 100000", "devmodel register"),
-                          ("blk bench sbd0 read rand 1 4096", "IOPS"),
-                          ("blk read vda 0 2048", "00100000\n"),
-                          ("failslab 10000000 bench devmodel 100000", "devmodel register")]:
+        # (command, what only a full run prints, what shows it has started):
+        # `tree /` prints for about 0.1 s, so its Ctrl-C goes at its first line
+        for cmd, done, started in [("bench devmodel 100000", "devmodel register", None),
+                                   ("blk bench sbd0 read rand 1 4096", "IOPS", None),
+                                   ("blk read vda 0 2048", "00100000\n", None),
+                                   ("tree /", "directories,", r"-- sys\r*\n"),
+                                   ("failslab 10000000 bench devmodel 100000",
+                                    "devmodel register", None)]:
             k.send(cmd + "\r")
             k.expect(re.escape(cmd) + r"\r*\n")
-            time.sleep(0.5)
+            if started:
+                k.expect(started)
+            else:
+                time.sleep(0.5)
             k.child.send("\x03")
             k.wait_prompt()
             out = k.output()
@@ -120,6 +127,9 @@ def test_ctrl_c_stops_long_commands_and_they_leak_nothing(tmp_path):
             assert done not in out, (cmd, out[-300:])  # it stopped before the end
         assert k.run("failslab").startswith("off\n")
         after = k.snapshot()
+        # the prompt came back first; the bench's undo ran as deferred work
+        undone = re.findall(r"bench: (\d+) class devices unregistered after Ctrl-C", k.run("dmesg"))
+        assert len(undone) == 2 and all(int(n) > 0 for n in undone), undone
         for key in ["BytesInUse", "ObjectsInUse", "kobjects"]:
             assert after[key] == before[key], (key, before[key], after[key])
         k.send("echo dropped\x03")  # at the prompt, Ctrl-C still just drops the line
