@@ -80,6 +80,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_err("pci: initialisation failed\n");
 	if (virtio_init())			/* the virtio bus and its PCI transport driver */
 		pr_err("virtio: initialisation failed\n");
+	if (vtconsole_init())			/* the VGA console's device, in the newer API */
+		pr_err("vtconsole: initialisation failed\n");
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */

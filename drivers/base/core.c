@@ -36,7 +36,7 @@ static const struct sysfs_ops dev_sysfs_ops = {
 	.store = dev_attr_store,
 };
 
-/* The device's own release, else its class's (Linux 2.6.18); then its class is let go. */
+/* The device's own release, else its class's dev_release; then its class is let go. */
 static void device_release(struct kobject *kobj)
 {
 	struct device *dev = to_dev(kobj);
@@ -73,8 +73,9 @@ static const char *dev_hotplug_name(struct kset *kset __unused, struct kobject *
 }
 
 /*
- * DEVNAME: the class's devnode() name, else the device's (as Linux 2.6.31 on,
- * which gives it to every device with a dev_t; Kobold to class members only).
+ * DEVNAME: the class's devnode() name, else the device's (as Linux from the
+ * devtmpfs kernels on, which give it to every device with a dev_t; Kobold to
+ * class members only, so bus devices keep 2.6.15's keys).
  */
 static int dev_add_devname(struct device *dev, struct kobj_uevent_env *env)
 {
@@ -88,7 +89,7 @@ static int dev_add_devname(struct device *dev, struct kobj_uevent_env *env)
 	return err;
 }
 
-/* The device's variables in Linux 2.6.24's order, then the class's own. */
+/* The device's variables in Linux's order, then the class's own. */
 static int dev_uevent_vars(struct device *dev, struct kobj_uevent_env *env)
 {
 	int err = 0;
