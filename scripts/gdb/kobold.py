@@ -418,9 +418,11 @@ each a link in /sys/class/CLASS) the same way, with their path."""
             if want and name != want:
                 continue
             devs = list(class_devices(cls))
+            members = list(class_members(cls))
             intfs = list(list_for_each_entry(cls["interfaces"], "struct class_interface", "node"))
+            n = len(devs) + len(members)
             gdb.write("%s: (struct class *) %s, %d device%s, %d interface%s, release %s\n" % (
-                name, kernel_address(cls), len(devs), "" if len(devs) == 1 else "s",
+                name, kernel_address(cls), n, "" if n == 1 else "s",
                 len(intfs), "" if len(intfs) == 1 else "s", symbol_name(cls["release"])))
             for cd in devs:
                 kobj = cd["kobj"].address
@@ -428,7 +430,7 @@ each a link in /sys/class/CLASS) the same way, with their path."""
                 gdb.write("    %-12s %-8s refs %-3u %-8s (struct class_device *) %s\n" % (
                     cd["class_id"].string("latin-1"), devt, kobject_refcount(kobj),
                     kobject_state_name(kobj), kernel_address(cd)))
-            for dev in class_members(cls):
+            for dev in members:
                 kobj = dev["kobj"].address
                 devt = dev_string(dev["devt"]) if int(dev["devt"]) else "-"
                 gdb.write("    %-12s %-8s refs %-3u %-8s (struct device *) %s -> %s\n" % (
