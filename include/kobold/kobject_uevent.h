@@ -30,6 +30,11 @@ extern u64 uevent_seqnum;
  * 0, or the error that kept it from being sent (no seqnum is used then).
  */
 int kobject_hotplug(struct kobject *kobj, enum kobject_action action);
+/* Its name from Linux 2.6.16 on, when "hotplug" became "uevent". */
+static inline int kobject_uevent(struct kobject *kobj, enum kobject_action action)
+{
+	return kobject_hotplug(kobj, action);
+}
 const char *kobject_action_string(enum kobject_action action);
 /* "add", "remove" or "change" (with an optional newline) to an action; else -EINVAL. */
 int kobject_action_type(const char *buf, size_t count, enum kobject_action *type);
