@@ -83,6 +83,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_err("virtio: initialisation failed\n");
 	if (acpi_sci_init() == 0)		/* ACPI mode: the SCI and its events */
 		acpiphp_init();			/* QEMU's device_add/device_del as GPE 1 */
+	if (vtconsole_init())			/* the VGA console's device, in the newer API */
+		pr_err("vtconsole: initialisation failed\n");
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
