@@ -8,6 +8,7 @@
 #include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/device.h>
+#include <kobold/fs.h>
 #include <kobold/init.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
@@ -74,6 +75,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	local_irq_enable();
 	if (driver_init())			/* sysfs and the device model's roots */
 		panic("the device model could not start");
+	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
+		panic("the VFS could not start");
 	if (genhd_init())			/* the block class */
 		panic("the block layer could not start");
 	if (pci_init())				/* the pci bus: enumerate and register functions */
