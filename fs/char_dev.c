@@ -114,11 +114,14 @@ const char *chrdev_name(unsigned int major)
 	return major <= CHRDEV_MAJOR_MAX ? chrdevs[major].name : NULL;
 }
 
-/* The node's open: the file takes the driver's operations and pins its module. */
+/*
+ * The node's open: the file takes the driver's operations (whose open may
+ * choose others by minor, as mem's does) and pins the driver's module.
+ */
 static int chrdev_open(struct inode *inode, struct file *file)
 {
+	const struct file_operations *def = file->f_op, *fops;
 	struct cdev *p = cdev_lookup(inode->i_rdev);
-	const struct file_operations *fops;
 	int err;
 
 	if (!p)
@@ -126,13 +129,14 @@ static int chrdev_open(struct inode *inode, struct file *file)
 	fops = p->ops;
 	if (!try_module_get(fops->owner))
 		return -ENXIO;
+	file->f_op = fops;
 	err = fops->open ? fops->open(inode, file) : 0;
 	if (err) {
+		file->f_op = def;
 		module_put(fops->owner);
 		return err;
 	}
-	module_put(file->f_op->owner);
-	file->f_op = fops;
+	module_put(def->owner);
 	return 0;
 }
 

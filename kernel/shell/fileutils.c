@@ -1,6 +1,6 @@
 /*
  * fileutils.c: the coreutils that make, move and remove names: stat, mkdir,
- * rmdir, rm, mv, ln -s and touch, with coreutils' messages. Each is one VFS
+ * rmdir, rm, mv, ln -s, touch and mknod, with coreutils' messages. Each is one VFS
  * call (rm -r walks the tree with readdir).
  */
 #include <kobold/errno.h>
@@ -297,3 +297,25 @@ static int cmd_touch(int argc, char **argv)
 	return status;
 }
 SHELL_COMMAND("touch", "FILE...", "create empty files (existing ones stay as they are)", cmd_touch);
+
+static int cmd_mknod(int argc, char **argv)
+{
+	unsigned int major, minor;
+	umode_t type;
+	int err;
+
+	if (argc != 5 || (strcmp(argv[2], "c") && strcmp(argv[2], "b")) ||
+	    kstrtouint(argv[3], 0, &major) || kstrtouint(argv[4], 0, &minor) || major > 4095 ||
+	    minor > MINORMASK) {
+		sh_err("usage: mknod NAME b|c MAJOR MINOR\n");
+		return 1;
+	}
+	type = argv[2][0] == 'c' ? S_IFCHR : S_IFBLK;
+	err = vfs_mknod(shell_cwd(), argv[1], type | 0644, MKDEV(major, minor));
+	if (err) {
+		sh_err("mknod: %s: %s\n", argv[1], kstrerror(err));
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND("mknod", "NAME b|c MAJOR MINOR", "make a block or char device node", cmd_mknod);
