@@ -103,7 +103,7 @@ static int parse_u64(const char *s, const char *what, u64 *v)
 static int blk_error(const char *disk, int err)
 {
 	if (err == -EINTR)
-		return 130; /* Ctrl-C: the shell says ^C */
+		return 130;	/* Ctrl-C: the shell says ^C */
 	sh_err("blk: %s: %s\n", disk, kstrerror(err));
 	return 1;
 }
@@ -121,7 +121,7 @@ static int blk_read(struct gendisk *d, int argc, char **argv)
 	if (parse_u64(argv[3], "sector", &sector) ||
 	    (argc == 5 && parse_u64(argv[4], "count", &count)))
 		return 1;
-	if (count > 2048) /* a 1 MiB dump is already more than a terminal wants */
+	if (count > 2048)	/* a 1 MiB dump is already more than a terminal wants */
 		return blk_error(d->disk_name, -EINVAL);
 	err = blk_check(d, REQ_OP_READ, sector, count);
 	if (err)
@@ -167,7 +167,7 @@ static int blk_write(struct gendisk *d, int argc, char **argv)
 
 static u32 bench_rand(u32 *state)
 {
-	*state = *state * 1103515245u + 12345u; /* an LCG is random enough for offsets */
+	*state = *state * 1103515245u + 12345u;	/* an LCG is random enough for offsets */
 	return *state >> 8;
 }
 
@@ -206,10 +206,10 @@ static int blk_bench(struct gendisk *d, int argc, char **argv)
 
 	if (bench_args(argc, argv, &write, &rnd, &bs_kib, &total_mib))
 		return 1;
-	bs = bs_kib * 2; /* in sectors */
+	bs = bs_kib * 2;	/* in sectors */
 	if (bs > d->capacity)
 		return blk_error(d->disk_name, -EINVAL);
-	span = d->capacity / bs; /* whole blocks that fit */
+	span = d->capacity / bs;	/* whole blocks that fit */
 	ios = total_mib * 1024 / bs_kib;
 	buf = kzalloc(bs * SECTOR_SIZE);
 	if (!buf)
@@ -218,7 +218,8 @@ static int blk_bench(struct gendisk *d, int argc, char **argv)
 	for (u64 i = 0; i < ios && !err; i++) {
 		u64 block = rnd ? bench_rand(&seed) % span : pos++ % span;
 
-		err = signal_pending() ? -EINTR : blk_rw(d, write ? REQ_OP_WRITE : REQ_OP_READ, block * bs, bs, buf);
+		err = signal_pending() ? -EINTR :
+			blk_rw(d, write ? REQ_OP_WRITE : REQ_OP_READ, block * bs, bs, buf);
 	}
 	ns = ktime_get_ns() - start;
 	kfree(buf);
