@@ -203,3 +203,15 @@ def test_tab_completes_any_path(vm):
     vm.wait_prompt()
     assert re.search(r"^\d+\s*$", vm.child.before.split("\n", 1)[1].strip(), re.M)
     sh(vm, "rmdir /tmp/completion_dir")
+
+
+def test_disk_removed_under_an_open_node(vm):
+    """Last: the disk goes. Its node goes at once, I/O fails, the release waits for close."""
+    assert sh(vm, "open /dev/vda") == "fd 3\n"
+    sh(vm, "echo 1 > /sys/bus/pci/devices/0000:00:04.0/remove")
+    assert "vda" not in sh(vm, "ls /dev").split()
+    assert sh(vm, "fds") == "3 /dev/vda (deleted)\n"
+    assert "read: /dev/vda: No such device" in vm.run("read 3")
+    assert re.search(r"^\s+1 deleted\s+vda$", sh(vm, "kobjects"), re.M)
+    sh(vm, "close 3")
+    assert "vda" not in sh(vm, "kobjects")
