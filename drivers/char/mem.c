@@ -22,9 +22,18 @@ static ssize_t write_null(struct file *file, const char *buf, size_t n, loff_t *
 	return (ssize_t)n;
 }
 
+/* Zeros four bytes a step: under QEMU's TCG each step of a rep stos costs alike. */
+static void zero_fill(char *buf, size_t n)
+{
+	size_t words = n / 4;
+
+	__asm__ volatile("rep stosl" : "+D"(buf), "+c"(words) : "a"(0) : "memory");
+	memset(buf, 0, n % 4);
+}
+
 static ssize_t read_zero(struct file *file, char *buf, size_t n, loff_t *pos)
 {
-	memset(buf, 0, n);
+	zero_fill(buf, n);
 	*pos += (loff_t)n;
 	return (ssize_t)n;
 }
