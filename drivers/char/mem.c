@@ -2,10 +2,14 @@
  * mem.c: the memory devices of Linux's drivers/char/mem.c, char major 1:
  * null (1:3) takes and gives nothing, zero (1:5) gives zeros, full (1:7)
  * refuses every write with -ENOSPC, kmsg (1:11) reads the kernel log one
- * record a read and writes a line into it.
+ * record a read and writes a line into it. Each is a device of the "mem"
+ * class made with device_create(), so /dev gets its node.
  */
+#include <kobold/device.h>
+#include <kobold/err.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/module.h>
 #include <kobold/init.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
@@ -126,11 +130,39 @@ static int memory_open(struct inode *inode, struct file *file)
 
 static const struct file_operations memory_fops = { .open = memory_open };
 
+/* null, zero and full are for everyone (crw-rw-rw-), as Linux's mem_devnode says. */
+static char *mem_devnode(struct device *dev, umode_t *mode)
+{
+	if (mode && devlist[MINOR(dev->devt)].mode)
+		*mode = devlist[MINOR(dev->devt)].mode;
+	return NULL;
+}
+
+static struct class *mem_class;
+
 int chr_dev_init(void)
 {
 	int err = register_chrdev(MEM_MAJOR, "mem", &memory_fops);
 
-	if (err < 0)
+	if (err < 0) {
 		pr_err("mem: unable to get major %d: %d\n", MEM_MAJOR, err);
-	return err < 0 ? err : 0;
+		return err;
+	}
+	mem_class = class_create(THIS_MODULE, "mem");
+	if (IS_ERR(mem_class)) {
+		pr_err("mem: no class: %ld\n", PTR_ERR(mem_class));
+		return (int)PTR_ERR(mem_class);
+	}
+	mem_class->devnode = mem_devnode;
+	for (unsigned int minor = 0; minor < ARRAY_SIZE(devlist); minor++) {
+		struct device *dev;
+
+		if (!devlist[minor].name)
+			continue;
+		dev = device_create(mem_class, NULL, MKDEV(MEM_MAJOR, minor), NULL, "%s",
+				    devlist[minor].name);
+		if (IS_ERR(dev))
+			pr_warn("mem: no device %s: %ld\n", devlist[minor].name, PTR_ERR(dev));
+	}
+	return 0;
 }

@@ -4,11 +4,15 @@
  * 4:64..4:67, as Linux numbers them. A write goes out of the port, with
  * "\n" sent as "\r\n" (a tty's default ONLCR); a read returns what has
  * arrived. ttyS0 is also the console, whose input the shell reads: reading
- * it through the node returns nothing.
+ * it through the node returns nothing. Each port is a device of the "tty"
+ * class (device_create), so /dev gets its node.
  */
 #include <asm/io.h>
+#include <kobold/device.h>
+#include <kobold/err.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/module.h>
 #include <kobold/init.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
@@ -116,6 +120,28 @@ static const struct file_operations serial_tty_fops = {
 	.write = serial_tty_write,
 };
 
+static struct class *tty_class;
+
+/* One device of the tty class per port: /sys/class/tty/ttyS<N> and /dev/ttyS<N>. */
+static void serial_tty_devices(void)
+{
+	tty_class = class_create(THIS_MODULE, "tty");
+	if (IS_ERR(tty_class)) {
+		pr_err("serial: no tty class: %ld\n", PTR_ERR(tty_class));
+		return;
+	}
+	for (unsigned int i = 0; i < SERIAL_NR; i++) {
+		struct device *dev;
+
+		if (!port_base[i])
+			continue;
+		dev = device_create(tty_class, NULL, MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE + i), NULL,
+				    "ttyS%u", i);
+		if (IS_ERR(dev))
+			pr_warn("serial: no device ttyS%u: %ld\n", i, PTR_ERR(dev));
+	}
+}
+
 int serial_tty_init(void)
 {
 	int err;
@@ -125,10 +151,12 @@ int serial_tty_init(void)
 			port_setup(port_base[i]);
 	cdev_init(&serial_cdev, &serial_tty_fops);
 	err = cdev_add(&serial_cdev, MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE), SERIAL_NR);
-	if (err)
+	if (err) {
 		pr_err("serial: ttyS numbers 4:64-67 are taken: %d\n", err);
-	else
-		pr_info("serial: %u port(s) the BIOS reported: ttyS0..ttyS%u\n", serial_nr_ports(),
-			serial_nr_ports() - 1);
-	return err;
+		return err;
+	}
+	serial_tty_devices();
+	pr_info("serial: %u port(s) the BIOS reported: ttyS0..ttyS%u\n", serial_nr_ports(),
+		serial_nr_ports() - 1);
+	return 0;
 }

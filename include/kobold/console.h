@@ -40,6 +40,10 @@ void console_wait(void);
 void serial_init(void);
 void serial_enable_input(void);
 void vgacon_init(void);
+bool vgacon_bound(void);
+void vgacon_bind(bool on);
+/* /sys/class/vtconsole: the VGA console as a struct device (drivers/video/vtconsole.c). */
+int vtconsole_init(void);
 void atkbd_init(void);
 
 #endif

@@ -1,4 +1,6 @@
 /* vfs_test.c: the VFS and the RAM filesystem: path walk, mounts, rename, open files, memory. */
+#include <kobold/device.h>
+#include <kobold/err.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/ktest.h>
@@ -427,6 +429,31 @@ static void vfs_devtmpfs_nodes(struct ktest *t)
 	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktnode", 0, &st), -ENOENT);
 }
 
+static char *kt_devnode(struct device *dev, umode_t *mode)
+{
+	*mode = 0666;
+	return kstrdup("ktsub/ktdev");
+}
+
+/* device_create() and class_device_add() of a device with a dev_t make its node; del removes it. */
+static void vfs_device_add_makes_the_dev_node(struct ktest *t)
+{
+	struct class *cls = class_create(NULL, "ktvfs");
+	struct kstat st;
+	struct device *dev;
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(cls));
+	cls->devnode = kt_devnode;
+	dev = device_create(cls, NULL, MKDEV(241, 9), NULL, "ktdev");
+	KTEST_ASSERT_TRUE(t, !IS_ERR(dev));
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktsub/ktdev", 0, &st), 0);
+	KTEST_EXPECT_EQ(t, st.mode, S_IFCHR | 0666);
+	KTEST_EXPECT_EQ(t, st.rdev, MKDEV(241, 9));
+	device_destroy(cls, MKDEV(241, 9));
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktsub", 0, &st), -ENOENT);	/* its directory too */
+	class_destroy(cls);
+}
+
 static const struct ktest_case vfs_cases[] = {
 	KTEST_CASE(vfs_boot_tree_exists),
 	KTEST_CASE(vfs_walk_dots_and_slashes),
@@ -441,6 +468,7 @@ static const struct ktest_case vfs_cases[] = {
 	KTEST_CASE(vfs_readdir_sorted),
 	KTEST_CASE(vfs_chrdev_open_pins_the_driver),
 	KTEST_CASE(vfs_devtmpfs_nodes),
+	KTEST_CASE(vfs_device_add_makes_the_dev_node),
 	KTEST_END,
 };
 
