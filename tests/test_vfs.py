@@ -91,6 +91,7 @@ def test_bad_input_gets_coreutils_errors_and_changes_nothing(vm):
     long_name = "/tmp/" + "n" * 256
     assert "touch: cannot touch '%s': File name too long" % long_name in vm.run("touch " + long_name)
     assert "rmdir: failed to remove '/sys': Device or resource busy" in vm.run("rmdir /sys")
+    assert "rm: it is dangerous to operate recursively on '/'" in vm.run("rm -r /tmp/..")
     sh(vm, "cd /../../..")
     assert sh(vm, "pwd") == "/\n"
     assert sh(vm, "ls /tmp") == "file\n"

@@ -188,6 +188,24 @@ static int remove_tree(const char *path)
 	return err ? err : vfs_rmdir(shell_cwd(), path);
 }
 
+/* rm -r's failsafe, as coreutils' --preserve-root: the path resolves to "/". */
+static bool is_root(const char *path)
+{
+	struct path p, root;
+	bool same;
+
+	if (vfs_path_lookup(shell_cwd(), path, LOOKUP_FOLLOW, &p))
+		return false;
+	if (vfs_root(&root)) {
+		path_put(&p);
+		return false;
+	}
+	same = p.mnt == root.mnt && same_inode(p.inode, root.inode);
+	path_put(&root);
+	path_put(&p);
+	return same;
+}
+
 static int cmd_rm(int argc, char **argv)
 {
 	bool recursive = false, force = false;
@@ -210,7 +228,15 @@ static int cmd_rm(int argc, char **argv)
 		return 1;
 	}
 	for (; i < argc; i++) {
-		int err = recursive ? remove_tree(argv[i]) : vfs_unlink(shell_cwd(), argv[i]);
+		int err;
+
+		if (recursive && is_root(argv[i])) {
+			sh_err("rm: it is dangerous to operate recursively on '/'\n"
+			       "rm: use --no-preserve-root to override this failsafe\n");
+			status = 1;
+			continue;
+		}
+		err = recursive ? remove_tree(argv[i]) : vfs_unlink(shell_cwd(), argv[i]);
 
 		if (err == -EINTR)
 			return 130;
