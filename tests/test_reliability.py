@@ -286,6 +286,7 @@ def walk_cases(vda_pci):
     return {
         "help": [((), "help", ())],
         "echo": [((), "echo hi there", ()),
+                 ((), "echo data > /tmp/f", ("rm -f /tmp/f",)),
                  ((), "echo 1 > " + ro, ("echo 0 > " + ro,)),
                  ((), "echo change > /sys/class/block/vda/uevent", ()),
                  ((), "echo add > /sys/class/sbd/sbd0/uevent", ()),
@@ -324,7 +325,23 @@ def walk_cases(vda_pci):
         "lspci": [((), "lspci", ()), ((), "lspci -n", ())],
         "bench": [((), "bench devmodel 3", ())],
         "blk": [((), "blk read vda 0 2", ()), ((), "blk write sbd1 1 hello", ()),
-                ((), "blk flush vda", ()), ((), "blk bench sbd0 write rand 64 1", ())],
+                ((), "blk flush vda", ()), ((), "blk bench sbd0 write rand 64 1", ()),
+                ((), "blk read /dev/vda 0 1", ())],
+        # the file commands: each failure must leave the files and the memory as they were
+        "mkdir": [((), "mkdir -p /tmp/w/x", ("rm -rf /tmp/w",))],
+        "rmdir": [(("mkdir /tmp/w",), "rmdir /tmp/w", ("rm -rf /tmp/w",))],
+        "touch": [((), "touch /tmp/t", ("rm -f /tmp/t",))],
+        "rm": [(("mkdir -p /tmp/w/x", "touch /tmp/w/x/f"), "rm -r /tmp/w", ("rm -rf /tmp/w",))],
+        "mv": [(("touch /tmp/a",), "mv /tmp/a /tmp/b", ("rm -f /tmp/a /tmp/b",))],
+        "ln": [((), "ln -s /sys/class /tmp/l", ("rm -f /tmp/l",))],
+        "mknod": [((), "mknod /tmp/n c 1 3", ("rm -f /tmp/n",))],
+        "stat": [((), "stat /dev/vda /sys/class/block/vda/dev /tmp", ())],
+        "mount": [((), "mount", ()), ((), "mount -t tmpfs none /mnt", ("umount /mnt",))],
+        "umount": [(("mount -t tmpfs none /mnt",), "umount /mnt", ("umount /mnt",))],
+        "df": [((), "df", ())],
+        "dd": [((), "dd if=/dev/vda of=/tmp/d bs=4k count=2", ("rm -f /tmp/d",)),
+               ((), "dd if=/dev/zero of=/dev/null count=3", ())],
+        "hexdump": [((), "hexdump -C -n 64 /dev/vda", ())],
     }
 
 
