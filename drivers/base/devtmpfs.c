@@ -58,7 +58,7 @@ static struct inode *node_dir(const char *name, const char **last, bool create)
 		memcpy(part, name, n);
 		part[n] = '\0';
 		if (create)
-			dir->i_op->mkdir(dir, part, 0755);	/* -EEXIST is fine */
+			dir->i_op->mkdir(dir, part, 0755); /* -EEXIST is fine */
 		if (dir->i_op->lookup(dir, part, &next) || !S_ISDIR(next->i_mode))
 			goto fail;
 		iput(dir);
@@ -79,7 +79,7 @@ int devtmpfs_create_node(const char *name, umode_t mode, dev_t devt)
 	int err = -EINVAL;
 
 	if (!dev_sb)
-		return 0;	/* before devtmpfs_init: nothing to make yet */
+		return 0; /* before devtmpfs_init: nothing to make yet */
 	dir = node_dir(name, &last, true);
 	if (dir) {
 		err = dir->i_op->mknod(dir, last, mode, devt);
@@ -102,7 +102,7 @@ static void delete_path(const char *name)
 		dir = node_dir(path, &last, false);
 		if (!dir)
 			break;
-		if (dir->i_op->rmdir(dir, last)) {	/* not empty: the rest stays too */
+		if (dir->i_op->rmdir(dir, last)) { /* not empty: the rest stays too */
 			iput(dir);
 			break;
 		}

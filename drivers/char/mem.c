@@ -31,7 +31,10 @@ static void zero_fill(char *buf, size_t n)
 {
 	size_t words = n / 4;
 
-	__asm__ volatile("rep stosl" : "+D"(buf), "+c"(words) : "a"(0) : "memory");
+	__asm__ volatile("rep stosl"
+			 : "+D"(buf), "+c"(words)
+			 : "a"(0)
+			 : "memory");
 	memset(buf, 0, n % 4);
 }
 

@@ -450,7 +450,7 @@ static void vfs_device_add_makes_the_dev_node(struct ktest *t)
 	KTEST_EXPECT_EQ(t, st.mode, S_IFCHR | 0666);
 	KTEST_EXPECT_EQ(t, st.rdev, MKDEV(241, 9));
 	device_destroy(cls, MKDEV(241, 9));
-	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktsub", 0, &st), -ENOENT);	/* its directory too */
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktsub", 0, &st), -ENOENT); /* its directory too */
 	class_destroy(cls);
 }
 
