@@ -22,6 +22,7 @@
 #include <kobold/shell.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
+#include <kobold/udevd.h>
 #include <kobold/virtio.h>
 
 #define KOBOLD_VERSION "0.1"
@@ -79,6 +80,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		panic("the device model could not start");
 	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
+	udevd_init();				/* udev: rules for every event, run as deferred work */
 	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
 	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
 	if (genhd_init())			/* the block class */

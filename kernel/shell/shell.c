@@ -11,6 +11,7 @@
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
+#include <kobold/udevd.h>
 #include <kobold/workqueue.h>
 
 #define REDIRECT_MAX 65536	/* a command's output kept for "> FILE" */
@@ -177,10 +178,46 @@ static void complete(struct readline *r, const char *line, size_t start)
 	}
 }
 
+/*
+ * A line from deferred work (udev's RUN+=), which may run while another
+ * command runs: that command's words and redirection are set aside and
+ * put back after, so the line's own output and "> FILE" are its own.
+ */
+int shell_execute_nested(const char *line)
+{
+	struct shell_nest {
+		struct shell_cmdline cmdline;
+		char buf[REDIRECT_MAX];
+		size_t len;
+		bool redirecting, overflow;
+	} *saved = kmalloc(sizeof(*saved));
+	int status;
+
+	if (!saved) {
+		sh_err("kobold: %s\n", kstrerror(-ENOMEM));
+		return 1;
+	}
+	memcpy(&saved->cmdline, &cmdline, sizeof(cmdline));
+	memcpy(saved->buf, redirect_buf, redirect_len);
+	saved->len = redirect_len;
+	saved->redirecting = redirecting;
+	saved->overflow = redirect_overflow;
+	redirecting = false;
+	status = shell_execute(line);
+	memcpy(&cmdline, &saved->cmdline, sizeof(cmdline));
+	memcpy(redirect_buf, saved->buf, saved->len);
+	redirect_len = saved->len;
+	redirecting = saved->redirecting;
+	redirect_overflow = saved->overflow;
+	kfree(saved);
+	return status;
+}
+
 void shell_run(void)
 {
 	enum rl_status st;
 
+	udevd_set_executor(shell_execute_nested);	/* udev's RUN+= runs command lines */
 	rl_init(&rl, console_write, complete);
 	for (;;) {
 		kmem_check(NULL);	/* overruns and writes after free show up at the next prompt */

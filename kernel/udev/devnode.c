@@ -38,7 +38,7 @@ static void make_parents(const char *path)
 
 	for (const char *s = strchr(path + 5, '/'); s; s = strchr(s + 1, '/')) {
 		scnprintf(dir, sizeof(dir), "%.*s", (int)(s - path), path);
-		vfs_mkdir(NULL, dir, 0755);	/* -EEXIST when it is there already */
+		vfs_mkdir(NULL, dir, 0755); /* -EEXIST when it is there already */
 	}
 }
 
@@ -73,7 +73,7 @@ static int add_link(const char *devname, const char *link)
 	link_target(link, devname, target, sizeof(target));
 	make_parents(path);
 	if (is_link(path))
-		vfs_unlink(NULL, path);	/* the newest device gets the name, as udev's equal priority */
+		vfs_unlink(NULL, path); /* the newest device gets the name, as udev's equal priority */
 	err = vfs_symlink(NULL, target, path);
 	if (err)
 		pr_warn("udevd: %s: cannot make %s: %s\n", devname, path, kstrerror(err));
@@ -104,7 +104,7 @@ static void remove_link(const char *link)
 	while ((slash = strrchr(path, '/')) && slash > path + 4) {
 		*slash = '\0';
 		if (vfs_rmdir(NULL, path))
-			break;	/* not empty: another device's links are in it */
+			break; /* not empty: another device's links are in it */
 	}
 }
 
