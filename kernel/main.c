@@ -96,7 +96,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
-	kmod_init();				/* from now on, new devices load their modules */
+	kmod_init();				/* the aliases: from now on, new devices load their modules */
 	lkdtm_run();				/* a deliberate crash, when asked for */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	shell_run();

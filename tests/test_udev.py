@@ -44,6 +44,10 @@ def test_rules_links_run_and_monitor_for_a_hot_added_disk(boot_with, tmp_path):
     assert "DEVLINKS=/dev/my/vda /dev/my/vda-again /dev/disk/by-id/virtio-bootdisk " \
         "/dev/disk/by-path/pci-0000:00:04.0\n" in out, out
     assert "ls: cannot access" in k.run("ls /dev/my")
+    out = sh(k, "udevadm test /sys/bus/virtio/devices/virtio0")  # a link to the device
+    assert "DEVPATH=/devices/pci0000:00/0000:00:04.0/virtio0\n" in out, out
+    assert "(built-in)/80-drivers.rules:2 RUN{builtin}+=\"kmod load\"\n" in out, out
+    assert out.endswith("run: 'kmod load'\n"), out
 
     # device_add: UDEV lines after the KERNEL ones, in a live monitor.
     k.send("udevadm monitor --udev -s block\r")

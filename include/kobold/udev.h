@@ -105,6 +105,7 @@ struct udev_event {
 	char *links[UDEV_LINKS_MAX]; /* names below /dev */
 	int nr_links;
 	char *run[UDEV_RUN_MAX]; /* shell command lines, run after the rules */
+	bool run_builtin[UDEV_RUN_MAX]; /* RUN{builtin}: a builtin and its arguments */
 	int nr_run;
 	int mode; /* of the /dev node; -1 if no rule set one */
 	bool links_final, mode_final, run_final;

@@ -114,7 +114,7 @@ static void print_attrs(struct sysfs_dirent *dir, const char *key, struct udev_b
 		while (n > 0 && b->value[n - 1] == '\n')
 			b->value[--n] = '\0';
 		if (strchr(b->value, '\n'))
-			continue;	/* udev shows single-line values only */
+			continue; /* udev shows single-line values only */
 		sh_printf("    %s{%s}==\"%s\"\n", key, name, b->value);
 	}
 }
@@ -162,12 +162,12 @@ static struct sysfs_dirent *udev_parent(struct sysfs_dirent *sd, const char *pat
 	if (link)
 		sysfs_put(link);
 	if (is_class && slashes(path) < 5)
-		goto none;	/* /sys/class/C/X: the class is no device */
+		goto none; /* /sys/class/C/X: the class is no device */
 	while (!sysfs_dirent_removed(up) && (next = child(up, "..", true))) {
 		sysfs_put(up);
 		up = next;
 		if (sysfs_path(up, scratch, size) < 0 || slashes(scratch) < 3)
-			break;	/* /sys/devices itself: the top */
+			break; /* /sys/devices itself: the top */
 		if ((link = child(up, "uevent", false))) {
 			sysfs_put(link);
 			return up;
@@ -251,13 +251,13 @@ static int cmd_udevadm_info(int argc, char **argv)
 }
 
 struct monitor {
-	struct hotplug_listener listener;	/* while following */
+	struct hotplug_listener listener; /* while following */
 	struct udev_listener udev_listener;
-	bool props;		/* -p: the KEY=VALUE lines too */
-	bool kernel, udev;	/* which events: -k, -u, or both */
-	const char *subsystem;	/* --subsystem-match, or NULL for all */
-	u64 printed;		/* the last event's seqnum shown */
-	bool started;		/* an event has been seen */
+	bool props;	       /* -p: the KEY=VALUE lines too */
+	bool kernel, udev;     /* which events: -k, -u, or both */
+	const char *subsystem; /* --subsystem-match, or NULL for all */
+	u64 printed;	       /* the last event's seqnum shown */
+	bool started;	       /* an event has been seen */
 };
 
 static void print_event_line(const char *source, u64 ns, const char *action,
@@ -377,7 +377,7 @@ static int cmd_udevadm_monitor(int argc, char **argv)
 			return monitor_usage();
 	}
 	if (!m.kernel && !m.udev)
-		m.kernel = m.udev = true;	/* neither named: both, as systemd's */
+		m.kernel = m.udev = true; /* neither named: both, as systemd's */
 	if (!journal) {
 		monitor_follow(&m);
 		return 0;
@@ -466,7 +466,7 @@ static int cmd_udevadm_trigger(int argc, char **argv)
 		sh_err("udevadm: %s\n", kstrerror(-ENOMEM));
 		return 1;
 	}
-	t->action = "change";	/* systemd's default */
+	t->action = "change"; /* systemd's default */
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -509,7 +509,7 @@ static int cmd_udevadm_settle(int argc, char **argv)
 	}
 	while (udevd_busy() && !signal_pending())
 		if (!run_scheduled_work())
-			break;	/* udevd is busy further up (a RUN+= runs this): nothing to wait for */
+			break; /* udevd is busy further up (a RUN+= runs this): nothing to wait for */
 	return udevd_busy() ? 1 : 0;
 }
 
@@ -524,9 +524,42 @@ static int cmd_udevadm_control(int argc, char **argv)
 	return 0;
 }
 
+static bool is_device_dir(struct sysfs_dirent *sd)
+{
+	struct sysfs_dirent *ue = child(sd, "uevent", false);
+
+	if (ue)
+		sysfs_put(ue);
+	return ue != NULL;
+}
+
 static void test_line(const char *line)
 {
 	sh_printf("%s\n", line);
+}
+
+/* A DEVPATH, or a path below /sys (links followed): the rules on its device. */
+static int test_device(const char *path, const char *action)
+{
+	char *buf = kmalloc(SYSFS_PATH_MAX);
+	struct sysfs_dirent *sd = NULL;
+	int err = buf ? 0 : -ENOMEM;
+
+	if (!err && strncmp(path, "/sys/", 5) != 0 &&
+	    scnprintf(buf, SYSFS_PATH_MAX, "/sys%s", path) < SYSFS_PATH_MAX - 1)
+		err = sysfs_lookup(NULL, buf, true, &sd);
+	else if (!err)
+		err = sysfs_lookup(NULL, path, true, &sd);
+	if (!err && !is_device_dir(sd))
+		err = -ENODEV;
+	if (!err)
+		err = sysfs_path(sd, buf, SYSFS_PATH_MAX) < 0 ? -ENAMETOOLONG : 0;
+	if (!err)
+		err = udevd_test(devpath(buf), action, test_line);
+	if (sd)
+		sysfs_put(sd);
+	kfree(buf);
+	return err == -ENOENT ? -ENODEV : err;
 }
 
 static int cmd_udevadm_test(int argc, char **argv)
@@ -549,9 +582,9 @@ static int cmd_udevadm_test(int argc, char **argv)
 		sh_err("usage: udevadm test [--action=ACTION] DEVPATH\n");
 		return 1;
 	}
-	err = udevd_test(devpath(path), action, test_line);
+	err = test_device(path, action);
 	if (err) {
-		sh_err("udevadm: %s: %s\n", path, kstrerror(err == -ENOENT ? -ENODEV : err));
+		sh_err("udevadm: %s: %s\n", path, kstrerror(err));
 		return 1;
 	}
 	return 0;
@@ -561,9 +594,12 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } udevadm_cmds[] = {
-	{ "info", cmd_udevadm_info },	    { "monitor", cmd_udevadm_monitor },
-	{ "trigger", cmd_udevadm_trigger }, { "settle", cmd_udevadm_settle },
-	{ "control", cmd_udevadm_control }, { "test", cmd_udevadm_test },
+	{ "info", cmd_udevadm_info },
+	{ "monitor", cmd_udevadm_monitor },
+	{ "trigger", cmd_udevadm_trigger },
+	{ "settle", cmd_udevadm_settle },
+	{ "control", cmd_udevadm_control },
+	{ "test", cmd_udevadm_test },
 };
 
 static int cmd_udevadm(int argc, char **argv)

@@ -183,8 +183,9 @@ static const char *check_key(const struct udev_key *k, char *msg, size_t size)
 		scnprintf(msg, size, "invalid MODE \"%s\" (octal, at most 07777)", k->value);
 		return msg;
 	}
-	if (k->type == UDEV_RUN && k->attr && strcmp(k->attr, "program") != 0)
-		return "RUN{...} takes only {program}";
+	if (k->type == UDEV_RUN && k->attr && strcmp(k->attr, "program") != 0 &&
+	    strcmp(k->attr, "builtin") != 0)
+		return "RUN{...} takes only {program} or {builtin}";
 	if (k->type == UDEV_IMPORT && strcmp(k->attr, "builtin") != 0)
 		return "IMPORT{...} takes only {builtin}";
 	if ((k->type == UDEV_GOTO || k->type == UDEV_LABEL) && !*k->value)
@@ -629,12 +630,23 @@ static int assign_links(struct udev_event *ev, const struct udev_key *k, char *v
 
 static int assign_run(struct udev_event *ev, const struct udev_key *k, const char *value)
 {
+	bool builtin = k->attr && strcmp(k->attr, "builtin") == 0;
+
 	if (ev->run_final)
 		return 0;
 	if (k->op != UDEV_OP_ADD)
 		list_clear(ev->run, &ev->nr_run);
 	ev->run_final = k->op == UDEV_OP_FINAL;
-	return list_add_str(ev->run, &ev->nr_run, UDEV_RUN_MAX, value);
+	for (int i = 0; i < ev->nr_run; i++)
+		if (strcmp(ev->run[i], value) == 0 && ev->run_builtin[i] == builtin)
+			return 0;
+	if (ev->nr_run == UDEV_RUN_MAX)
+		return -ENOSPC;
+	ev->run[ev->nr_run] = kstrdup(value);
+	if (!ev->run[ev->nr_run])
+		return -ENOMEM;
+	ev->run_builtin[ev->nr_run++] = builtin;
+	return 0;
 }
 
 static int assign_mode(struct udev_event *ev, const struct udev_key *k, const char *value)

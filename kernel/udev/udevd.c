@@ -8,6 +8,7 @@
 #include <kobold/errno.h>
 #include <kobold/irqflags.h>
 #include <kobold/kobject_uevent.h>
+#include <kobold/module.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -62,6 +63,9 @@ static const struct builtin_rules {
 	  "KERNEL==\"vd*[0-9]\", ENV{ID_PATH}==\"?*\", "
 	  "SYMLINK+=\"disk/by-path/$env{ID_PATH}-part%n\"\n"
 	  "LABEL=\"persistent_storage_end\"\n" },
+	{ "80-drivers.rules",
+	  "# a new device's module, by its MODALIAS (kmod's alias patterns)\n"
+	  "ACTION==\"add\", ENV{MODALIAS}==\"?*\", RUN{builtin}+=\"kmod load\"\n" },
 };
 
 #define BUILTIN_PREFIX "(built-in)/"
@@ -124,6 +128,23 @@ bool udevd_busy(void)
 unsigned long udevd_dropped(void)
 {
 	return dropped;
+}
+
+/* The next word of *p (cut out in place), or NULL at the end. */
+static char *strsep_space(char **p)
+{
+	char *w = *p;
+
+	while (*w == ' ')
+		w++;
+	if (!*w)
+		return NULL;
+	*p = w;
+	while (**p && **p != ' ')
+		(*p)++;
+	if (**p)
+		*(*p)++ = '\0';
+	return w;
 }
 
 /* The link database: what each device got, to take away on remove. */
@@ -202,11 +223,35 @@ static void apply_nodes(struct udev_event *ev)
 	set_devlinks(ev);
 }
 
+/* RUN{builtin}="kmod load [ALIAS...]": each alias's module (MODALIAS's if none named). */
+static int run_builtin(const struct udev_event *ev, const char *cmd)
+{
+	char words[UDEV_VALUE_MAX], *p, *alias;
+
+	if (strncmp(cmd, "kmod load", 9) != 0 || (cmd[9] && cmd[9] != ' ')) {
+		pr_warn("udevd: unknown builtin '%s'\n", cmd);
+		return -ENOENT;
+	}
+	if (!cmd[9]) {
+		alias = (char *)udev_event_getenv(ev, "MODALIAS");
+		return alias && module_alias_exists(alias) ? request_module(alias) : 0;
+	}
+	strscpy(words, cmd + 10, sizeof(words));
+	for (p = words; (alias = strsep_space(&p));)
+		if (*alias && module_alias_exists(alias))
+			request_module(alias);
+	return 0;
+}
+
 static void run_programs(const struct udev_event *ev)
 {
 	int status;
 
 	for (int i = 0; i < ev->nr_run; i++) {
+		if (ev->run_builtin[i]) {
+			run_builtin(ev, ev->run[i]);
+			continue;
+		}
 		if (!executor) {
 			pr_warn("udevd: no shell to run '%s'\n", ev->run[i]);
 			continue;

@@ -294,7 +294,7 @@ static void udev_assignments(struct ktest *t)
 			"KERNEL==\"vda\", ENV{ID_X}=\"x\", ENV{ID_Y}=\"y\"\n"
 			"KERNEL==\"vda\", ENV{ID_X}+=\"more\", ENV{ID_Y}=\"\"\n"
 			"KERNEL==\"vda\", RUN+=\"echo one $kernel\", RUN+=\"echo two\"\n"
-			"KERNEL==\"vda\", RUN{program}+=\"echo three\"\n"
+			"KERNEL==\"vda\", RUN{program}+=\"echo three\", RUN{builtin}+=\"kmod load\"\n"
 			"KERNEL==\"vda\", IMPORT{builtin}=\"path_id\"\n"
 			"ENV{ID_PATH}==\"?*\", SYMLINK+=\"path-$env{ID_PATH}\"\n");
 	KTEST_EXPECT_EQ(t, rules.nr_errors, 0);
@@ -307,9 +307,12 @@ static void udev_assignments(struct ktest *t)
 				     NULL);
 	KTEST_EXPECT_STREQ(t, udev_event_getenv(&ev, "ID_X"), "x more");
 	KTEST_EXPECT_TRUE(t, udev_event_getenv(&ev, "ID_Y") == NULL);
-	KTEST_ASSERT_EQ(t, ev.nr_run, 3);
+	KTEST_ASSERT_EQ(t, ev.nr_run, 4);
 	KTEST_EXPECT_STREQ(t, ev.run[0], "echo one vda");
 	KTEST_EXPECT_STREQ(t, ev.run[2], "echo three");
+	KTEST_EXPECT_FALSE(t, ev.run_builtin[2]);
+	KTEST_EXPECT_STREQ(t, ev.run[3], "kmod load");
+	KTEST_EXPECT_TRUE(t, ev.run_builtin[3]);
 	KTEST_EXPECT_STREQ(t, udev_event_getenv(&ev, "ID_PATH"), "pci-0000:00:04.0");
 }
 
