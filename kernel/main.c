@@ -9,6 +9,7 @@
 #include <kobold/console.h>
 #include <kobold/device.h>
 #include <kobold/acpi.h>
+#include <kobold/fs.h>
 #include <kobold/init.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
@@ -68,6 +69,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	idt_init();				/* exceptions now oops instead of rebooting */
 	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
 	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
+	serial_probe_bios_ports();		/* the BIOS's list of COM ports, in page 0 */
 	paging_init();				/* page 0 unmapped: NULL faults */
 	time_init();				/* PIT tick and calibrated TSC */
 	serial_enable_input();
@@ -75,6 +77,10 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	local_irq_enable();
 	if (driver_init())			/* sysfs and the device model's roots */
 		panic("the device model could not start");
+	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
+		panic("the VFS could not start");
+	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
+	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
 	if (genhd_init())			/* the block class */
 		panic("the block layer could not start");
 	if (pci_init())				/* the pci bus: enumerate and register functions */

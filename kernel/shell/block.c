@@ -3,6 +3,7 @@
 #include <kobold/clock.h>
 #include <kobold/errno.h>
 #include <kobold/shell.h>
+#include <kobold/shell_fs.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -248,6 +249,18 @@ static int blk_flush(struct gendisk *d, int argc, char **argv)
 	return err ? blk_error(d->disk_name, err) : 0;
 }
 
+/* A disk by name ("vda") or by its node ("/dev/vda"), with a reference. */
+static struct gendisk *find_disk(const char *arg)
+{
+	struct kstat st;
+
+	if (!strchr(arg, '/'))
+		return get_gendisk_by_name(arg);
+	if (vfs_stat(shell_cwd(), arg, LOOKUP_FOLLOW, &st) || !S_ISBLK(st.mode))
+		return NULL;
+	return get_gendisk(st.rdev);
+}
+
 static int cmd_blk(int argc, char **argv)
 {
 	struct gendisk *d;
@@ -257,7 +270,7 @@ static int cmd_blk(int argc, char **argv)
 		sh_err("usage: blk read|write|flush|bench DEV ...\n");
 		return 1;
 	}
-	d = get_gendisk_by_name(argv[2]);
+	d = find_disk(argv[2]);
 	if (!d) {
 		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
 		return 1;

@@ -13,7 +13,7 @@
 #include <kobold/string.h>
 #include <kobold/workqueue.h>
 
-#define REDIRECT_MAX 4096	/* an attribute takes at most 4095 bytes anyway */
+#define REDIRECT_MAX 65536	/* a command's output kept for "> FILE" */
 
 static struct readline rl;
 static char prompt[SHELL_LINE_MAX + 16];
@@ -101,9 +101,9 @@ int shell_redirect_finish(const char *name, int status)
 		sh_err("%s: write error: %s\n", name, kstrerror(-EFBIG));
 		return 1;
 	}
-	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len);
+	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len, cmdline.append);
 	if (err == -ENOENT || err == -ENOTDIR || err == -EISDIR || err == -ELOOP ||
-	    err == -ENAMETOOLONG) {
+	    err == -ENAMETOOLONG || err == -ENXIO || err == -ENODEV) {	/* bash's open errors */
 		sh_err("kobold: %s: %s\n", cmdline.redirect, kstrerror(err));
 		return 1;
 	}
