@@ -7,6 +7,7 @@
 #include <kobold/clock.h>
 #include <kobold/errno.h>
 #include <kobold/irqflags.h>
+#include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/module.h>
 #include <kobold/printk.h>
@@ -223,6 +224,14 @@ static void apply_nodes(struct udev_event *ev)
 	set_devlinks(ev);
 }
 
+static int load_alias(const char *alias)
+{
+	if (!*alias || !module_alias_exists(alias))
+		return 0;
+	devmodel_trace("request_module", alias, NULL);
+	return request_module(alias);
+}
+
 /* RUN{builtin}="kmod load [ALIAS...]": each alias's module (MODALIAS's if none named). */
 static int run_builtin(const struct udev_event *ev, const char *cmd)
 {
@@ -233,13 +242,12 @@ static int run_builtin(const struct udev_event *ev, const char *cmd)
 		return -ENOENT;
 	}
 	if (!cmd[9]) {
-		alias = (char *)udev_event_getenv(ev, "MODALIAS");
-		return alias && module_alias_exists(alias) ? request_module(alias) : 0;
+		strscpy(words, udev_event_getenv(ev, "MODALIAS") ?: "", sizeof(words));
+		return load_alias(words);
 	}
 	strscpy(words, cmd + 10, sizeof(words));
 	for (p = words; (alias = strsep_space(&p));)
-		if (*alias && module_alias_exists(alias))
-			request_module(alias);
+		load_alias(alias);
 	return 0;
 }
 
