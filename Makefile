@@ -147,7 +147,7 @@ QEMU := qemu-system-i386
 QEMU_BASE := -M pc -m 256M \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-drive file=$(DISK),if=none,id=vd0,format=raw,cache=writeback \
-	-device virtio-blk-pci,drive=vd0
+	-device virtio-blk-pci,drive=vd0,serial=kobold-disk
 QEMU_ARGS ?=
 GDB_PORT := $(shell expr 20000 + $$(id -u) % 20000)
 # QEMU's window (make run-gui) needs its GTK display module.

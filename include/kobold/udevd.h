@@ -56,6 +56,7 @@ int udev_builtin_import(void *ctx, struct udev_event *event, const char *name);
 int udev_node_add_links(const char *devname, char *const *links, int nr);
 void udev_node_remove_links(char *const *links, int nr);
 int udev_node_set_mode(const char *devname, int mode);
+void udev_rules_dir_create(void);
 /* Each *.rules file in dir, sorted, passed to fn with its text. */
 int udev_rules_dir_for_each(const char *dir,
 			    void (*fn)(const char *path, const char *name, const char *text,

@@ -5,6 +5,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/kobject.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -75,6 +76,7 @@ static int add_link(const char *devname, const char *link)
 	if (is_link(path))
 		vfs_unlink(NULL, path); /* the newest device gets the name, as udev's equal priority */
 	err = vfs_symlink(NULL, target, path);
+	devmodel_trace("udev_node_add_link", path, target);
 	if (err)
 		pr_warn("udevd: %s: cannot make %s: %s\n", devname, path, kstrerror(err));
 	return err;
@@ -101,6 +103,7 @@ static void remove_link(const char *link)
 	scnprintf(path, sizeof(path), "/dev/%s", link);
 	if (!is_link(path) || vfs_unlink(NULL, path))
 		return;
+	devmodel_trace("udev_node_remove_link", path, NULL);
 	while ((slash = strrchr(path, '/')) && slash > path + 4) {
 		*slash = '\0';
 		if (vfs_rmdir(NULL, path))
@@ -128,6 +131,17 @@ int udev_node_set_mode(const char *devname, int mode)
 	p.inode->i_mode = (p.inode->i_mode & S_IFMT) | (mode & 07777);
 	path_put(&p);
 	return 0;
+}
+
+/* /etc/udev/rules.d, empty, for the user's rules (Linux's packages ship it so). */
+void udev_rules_dir_create(void)
+{
+	int err = vfs_mkdir(NULL, "/etc/udev", 0755);
+
+	if (!err || err == -EEXIST)
+		err = vfs_mkdir(NULL, UDEV_RULES_DIR, 0755);
+	if (err && err != -EEXIST)
+		pr_warn("udevd: cannot make %s: %s\n", UDEV_RULES_DIR, kstrerror(err));
 }
 
 /* The whole file, if it is at most UDEVD_RULES_FILE_MAX bytes. */

@@ -297,6 +297,8 @@ static void udevd_handle(struct udevd_event *e)
 		pr_err("udevd: no memory for an event\n");
 		return;
 	}
+	devmodel_trace("udev_rules_apply", udev_event_getenv(ev, "DEVPATH"),
+		       udev_event_getenv(ev, "ACTION"));
 	if (udev_rules_apply(&rules, ev))
 		pr_err("udevd: %s: no memory to apply the rules\n", udev_event_getenv(ev, "DEVPATH"));
 	apply_nodes(ev);
@@ -412,6 +414,7 @@ void udevd_init(void)
 {
 	INIT_WORK(&udevd_work, udevd_work_fn);
 	udev_rules_init(&rules);
+	udev_rules_dir_create();
 	udevd_reload();
 	hotplug_listener_register(&udevd_listener);
 	pr_info("udevd: %d rules\n", rules.nr_rules);
