@@ -30,7 +30,8 @@ def test_rules_links_run_and_monitor_for_a_hot_added_disk(boot_with, tmp_path):
              '  MODE="0640"',
              'KERNEL="oops"',
              'KERNEL=="vdb", RUN+="echo hello from $kernel $attr{serial} > /tmp/run.txt"',
-             'SUBSYSTEM=="sbd", KERNEL=="sbd*", ATTR{ro}="1"']
+             'SUBSYSTEM=="sbd", KERNEL=="sbd*", ATTR{ro}="1"',
+             'SUBSYSTEM=="pci", ACTION=="add", RUN+="ps > /tmp/ps.txt"']
     for i, line in enumerate(lines):
         assert sh(k, "echo '%s' %s %s" % (line, ">" if i == 0 else ">>", RULES)) == ""
     assert "my" not in sh(k, "ls /dev").split()
@@ -66,6 +67,12 @@ def test_rules_links_run_and_monitor_for_a_hot_added_disk(boot_with, tmp_path):
     assert sh(k, "readlink /dev/disk/by-path/pci-0000:00:06.0") == "../../vdb\n"
     assert re.search(r"^brw-r----- +253, +16 vdb$", sh(k, "ls -l /dev"), re.M)
     assert sh(k, "cat /tmp/run.txt") == "hello from vdb hotone\n"
+    # ps, run by udevd for the PCI function's event: the virtio and block
+    # events wait behind it, so udevd's next run is pending.
+    ps = sh(k, "cat /tmp/ps.txt")
+    assert "    2 R    [events/0]\n" in ps, ps
+    assert "[events/0]: 1 work item pending\n  udevd_work_fn\n" in ps, ps
+    assert re.search(r"^ +\d+ udevd_work_fn$", sh(k, "ps"), re.M)
     props = sh(k, "udevadm monitor --journal -p -s block")
     assert "DEVNAME=vdb" in props
 

@@ -22,6 +22,7 @@ static struct shell_cmdline cmdline;
 static char redirect_buf[REDIRECT_MAX];
 static size_t redirect_len;
 static bool redirecting, redirect_overflow;
+static int nesting;	/* lines run from deferred work, inside the current one */
 
 void sh_write(const char *s, size_t n)
 {
@@ -135,7 +136,8 @@ int shell_execute(const char *line)
 	}
 	if (cmdline.argc == 0)
 		return 0;
-	flush_scheduled_work();	/* what the last command left to undo is done first */
+	if (!nesting)
+		flush_scheduled_work();	/* what the last command left to undo is done first */
 	c = find_command(cmdline.argv[0]);
 	if (!c) {
 		sh_err("%s: command not found\n", cmdline.argv[0]);
@@ -203,7 +205,9 @@ int shell_execute_nested(const char *line)
 	saved->redirecting = redirecting;
 	saved->overflow = redirect_overflow;
 	redirecting = false;
+	nesting++;	/* the work it runs in comes first: other work waits its turn */
 	status = shell_execute(line);
+	nesting--;
 	memcpy(&cmdline, &saved->cmdline, sizeof(cmdline));
 	memcpy(redirect_buf, saved->buf, saved->len);
 	redirect_len = saved->len;

@@ -100,8 +100,7 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 	list_add_tail(&e->node, &queue);
 	queued++;
 	local_irq_restore(flags);
-	if (!processing)
-		schedule_work(&udevd_work);
+	schedule_work(&udevd_work);
 }
 
 static struct hotplug_listener udevd_listener = { .name = "udevd", .event = udevd_listen };
@@ -308,12 +307,19 @@ static void udevd_handle(struct udevd_event *e)
 	kfree(ev);
 }
 
-/* One event a run, so a key typed meanwhile waits for one event at most. */
+/*
+ * One event a run, so a key typed meanwhile waits for one event at most.
+ * The next run is queued first (`ps` shows it); a RUN+= command that runs
+ * work itself (udevadm settle) finds udevd busy and leaves it to this run.
+ */
 static void udevd_work_fn(struct work_struct *work)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 	struct udevd_event *e = NULL;
 
+	if (processing)
+		return;
+	flags = local_irq_save();
 	if (!list_empty(&queue)) {
 		e = list_first_entry(&queue, struct udevd_event, node);
 		list_del(&e->node);
@@ -322,6 +328,8 @@ static void udevd_work_fn(struct work_struct *work)
 	local_irq_restore(flags);
 	if (!e)
 		return;
+	if (queued)
+		schedule_work(&udevd_work);
 	processing = true;
 	udevd_handle(e);
 	processing = false;
