@@ -51,6 +51,7 @@ def test_rules_links_run_and_monitor_for_a_hot_added_disk(boot_with, tmp_path):
     assert out.endswith("run: 'kmod load'\n"), out
 
     # device_add: UDEV lines after the KERNEL ones, in a live monitor.
+    k.run("trace on")
     k.send("udevadm monitor --udev -s block\r")
     k.expect("monitor will print the received events for:\r*\n"
              "UDEV - the event which udev sends out after rule processing\r*\n\r*\n")
@@ -60,6 +61,13 @@ def test_rules_links_run_and_monitor_for_a_hot_added_disk(boot_with, tmp_path):
     k.wait_prompt()
     out = k.output()
     assert "KERNEL[" not in out and "(pci)" not in out, out
+    k.run("trace off")
+    log = k.run("dmesg")  # the chain: SCI, work, scan, probe, class device, event, rule, link
+    chain = ["acpi_sci_interrupt GPE 1", "acpiphp_check_bus", "class_device_add /class/block/vdb",
+             "kobject_hotplug /class/block/vdb add", "udev_rules_apply /class/block/vdb add",
+             "udev_node_add_link /dev/disk/by-id/virtio-hotone ../../vdb"]
+    at = [log.find("trace: " + c) for c in chain]
+    assert -1 not in at and at == sorted(at), list(zip(chain, at))
 
     assert sh(k, "readlink /dev/my/vdb") == "../vdb\n"
     assert sh(k, "readlink /dev/my/vdb-again") == "../vdb\n"
