@@ -287,6 +287,18 @@ static void send_udev_event(struct udev_event *ev)
 		l->event(l, &e);
 }
 
+/* The trace names an event only if its rules asked for something: a link, a mode, a program. */
+static void trace_rules(const struct udev_event *ev)
+{
+	bool program = false;
+
+	for (int i = 0; i < ev->nr_run; i++)
+		program |= !ev->run_builtin[i];
+	if (ev->nr_links || ev->mode >= 0 || program)
+		devmodel_trace("udev_rules_apply", udev_event_getenv(ev, "DEVPATH"),
+			       udev_event_getenv(ev, "ACTION"));
+}
+
 static void udevd_handle(struct udevd_event *e)
 {
 	struct udev_event *ev = kmalloc(sizeof(*ev));
@@ -296,10 +308,9 @@ static void udevd_handle(struct udevd_event *e)
 		pr_err("udevd: no memory for an event\n");
 		return;
 	}
-	devmodel_trace("udev_rules_apply", udev_event_getenv(ev, "DEVPATH"),
-		       udev_event_getenv(ev, "ACTION"));
 	if (udev_rules_apply(&rules, ev))
 		pr_err("udevd: %s: no memory to apply the rules\n", udev_event_getenv(ev, "DEVPATH"));
+	trace_rules(ev);
 	apply_nodes(ev);
 	run_programs(ev);
 	send_udev_event(ev);
