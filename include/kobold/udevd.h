@@ -10,7 +10,7 @@
 #include <kobold/list.h>
 #include <kobold/udev.h>
 
-#define UDEVD_QUEUE_MAX 256 /* kernel events waiting; more are dropped and counted */
+#define UDEVD_QUEUE_MAX 256 /* kernel events waiting; more are dropped (logged once a burst) */
 #define UDEVD_RULES_FILE_MAX (64 * 1024)
 #define UDEV_RULES_DIR "/etc/udev/rules.d"
 
@@ -36,8 +36,6 @@ void udev_listener_unregister(struct udev_listener *l);
 int udevd_reload(void);
 /* True while kernel events wait or one is being handled (`udevadm settle`). */
 bool udevd_busy(void);
-/* Events dropped because the queue was full, since boot. */
-unsigned long udevd_dropped(void);
 
 /*
  * `udevadm test`: the rules on an event made from the device's uevent file,

@@ -43,8 +43,9 @@ static int (*executor)(const char *line);
 
 /*
  * The built-in rules: the virtio lines of systemd's
- * 60-persistent-storage.rules, with path_id's ID_PATH. A file of the same
- * name in /etc/udev/rules.d replaces them, as /etc overrides /usr/lib.
+ * 60-persistent-storage.rules (by-id from the serial, by-path from
+ * path_id's ID_PATH), and 80-drivers.rules's module loading. A file of the
+ * same name in /etc/udev/rules.d replaces one, as /etc overrides /usr/lib.
  */
 static const struct builtin_rules {
 	const char *name;
@@ -79,15 +80,16 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 	unsigned long flags;
 	int n = 0;
 
-	if (queued >= UDEVD_QUEUE_MAX) {
-		dropped++;
-		return;
-	}
 	for (char **v = envp; *v && n < NUM_ENVP; v++, n++)
 		len += strlen(*v) + 1;
+	if (queued >= UDEVD_QUEUE_MAX) {
+		if (dropped++ == 0) /* once a burst: a flood would bury the console */
+			pr_warn("udevd: queue full (%d events): events not handled\n", UDEVD_QUEUE_MAX);
+		return;
+	}
 	e = kmalloc(sizeof(*e) + len);
 	if (!e) {
-		dropped++;
+		pr_warn("udevd: %s event could not be queued: %s\n", action, kstrerror(-ENOMEM));
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -123,11 +125,6 @@ void udevd_set_executor(int (*run)(const char *line))
 bool udevd_busy(void)
 {
 	return queued || processing;
-}
-
-unsigned long udevd_dropped(void)
-{
-	return dropped;
 }
 
 /* The next word of *p (cut out in place), or NULL at the end. */
@@ -341,6 +338,8 @@ static void udevd_work_fn(struct work_struct *work)
 		return;
 	if (queued)
 		schedule_work(&udevd_work);
+	else
+		dropped = 0; /* drained: the next overflow is reported again */
 	processing = true;
 	udevd_handle(e);
 	processing = false;
