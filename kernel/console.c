@@ -30,6 +30,16 @@ void register_console(struct console *con)
 	*pp = con;
 }
 
+void unregister_console(struct console *con)
+{
+	struct console **pp = &consoles;
+
+	while (*pp && *pp != con)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = con->next;
+}
+
 void console_write(const char *s, size_t n)
 {
 	for (struct console *c = consoles; c; c = c->next)
@@ -103,6 +113,17 @@ int console_trygetc(void)
 	return c;
 }
 
+/* Consoles whose driver is unbound are read by polling (as kgdb's poll_get_char). */
+static bool console_poll_input(void)
+{
+	bool any = false;
+
+	for (struct console *c = consoles; c; c = c->next)
+		if (c->poll_input && c->poll_input())
+			any = true;
+	return any;
+}
+
 int console_getc(void)
 {
 	int c;
@@ -110,6 +131,8 @@ int console_getc(void)
 	for (;;) {
 		local_irq_disable();
 		c = console_trygetc();
+		if (c < 0 && console_poll_input())
+			c = console_trygetc();
 		if (c >= 0) {
 			local_irq_enable();
 			return c;

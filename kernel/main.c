@@ -40,6 +40,19 @@ void ktest_print(const char *fmt, ...)
 	console_write(buf, (size_t)n);
 }
 
+/* Built-in drivers of the PC's own devices; one that fails is said, and boot goes on. */
+static void legacy_drivers_init(void)
+{
+	if (serial8250_init())
+		pr_err("serial8250: driver not registered\n");
+	if (i8042_init() || atkbd_init())
+		pr_err("i8042: the keyboard driver is not registered\n");
+	if (rtc_cmos_init())
+		pr_err("rtc_cmos: driver not registered\n");
+	if (vga_init())
+		pr_err("vga: driver not registered\n");
+}
+
 static __noreturn void run_self_tests(void)
 {
 	int failed = ktest_run(test_suites);
@@ -63,17 +76,18 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
 		pr_info("Boot loader: %s\n", (const char *)mbi->boot_loader_name);
 	pr_info("Command line: %s\n", saved_command_line());
+	pc_bda_copy();				/* what we need of page 0, before it goes */
 	gdt_init();				/* flat segments we own */
 	idt_init();				/* exceptions now oops instead of rebooting */
 	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
 	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
 	paging_init();				/* page 0 unmapped: NULL faults */
 	time_init();				/* PIT tick and calibrated TSC */
-	serial_enable_input();
-	atkbd_init();
 	local_irq_enable();
-	if (driver_init())			/* sysfs and the device model's roots */
+	if (driver_init())			/* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
+	pc_devices_init();			/* the legacy devices: serial8250, i8042, rtc_cmos, vga */
+	legacy_drivers_init();			/* their drivers bind: serial input, keyboard */
 	if (genhd_init())			/* the block class */
 		panic("the block layer could not start");
 	if (pci_init())				/* the pci bus: enumerate and register functions */

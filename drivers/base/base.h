@@ -14,6 +14,7 @@ void bus_remove_device(struct device *dev);
 bool bus_is_registered(const struct bus_type *bus);
 extern struct kobj_type ktype_driver;
 
+int add_bind_files(struct device_driver *drv);
 int driver_probe_device(struct device_driver *drv, struct device *dev);
 
 #endif

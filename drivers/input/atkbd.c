@@ -1,15 +1,14 @@
 /*
- * atkbd.c: the PS/2 keyboard behind the i8042 controller (IRQ 1), scancode
- * set 1 as the controller translates it. Keys become the bytes a serial
- * terminal would send (arrows as ESC [ A), so the shell sees one input.
+ * atkbd.c: the AT keyboard driver on the serio bus (Linux 2.6's
+ * drivers/input/keyboard/atkbd.c), bound to the i8042's keyboard port
+ * (serio0): scancode set 1 as the controller translates it. Keys become the
+ * bytes a serial terminal would send (arrows as ESC [ A), so the shell sees
+ * one input.
  */
-#include <asm/io.h>
-#include <asm/irq.h>
 #include <kobold/console.h>
+#include <kobold/errno.h>
 #include <kobold/printk.h>
-
-#define I8042_DATA 0x60
-#define I8042_STATUS 0x64
+#include <kobold/serio.h>
 #define SC_LSHIFT 0x2a
 #define SC_RSHIFT 0x36
 #define SC_CTRL 0x1d
@@ -72,13 +71,9 @@ static void key_press(u8 sc)
 	console_input(c);
 }
 
-static enum irqreturn atkbd_interrupt(int irq, void *dev)
+static enum irqreturn atkbd_interrupt(struct serio *serio, unsigned char sc,
+				      unsigned int flags)
 {
-	u8 sc;
-
-	if (!(inb(I8042_STATUS) & 0x01))
-		return IRQ_NONE;
-	sc = inb(I8042_DATA);
 	if (sc == 0xe0) {
 		extended = true;
 		return IRQ_HANDLED;
@@ -98,10 +93,34 @@ static enum irqreturn atkbd_interrupt(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
-void atkbd_init(void)
+static int atkbd_connect(struct serio *serio, struct serio_driver *drv)
 {
-	while (inb(I8042_STATUS) & 0x01)	/* drop whatever the firmware left */
-		inb(I8042_DATA);
-	if (request_irq(1, atkbd_interrupt, "i8042", NULL))
-		pr_err("atkbd: no interrupt: the keyboard is not read\n");
+	shift = ctrl = caps = extended = false;
+	return serio_open(serio, drv);
+}
+
+static void atkbd_disconnect(struct serio *serio)
+{
+	serio_close(serio);
+}
+
+/* As Linux's: the i8042's ports, translated or not, and serial PS/2 adapters. */
+static const struct serio_device_id atkbd_serio_ids[] = {
+	{ .type = SERIO_8042, .proto = SERIO_ANY, .id = SERIO_ANY, .extra = SERIO_ANY },
+	{ .type = SERIO_8042_XL, .proto = SERIO_ANY, .id = SERIO_ANY, .extra = SERIO_ANY },
+	{ 0 },
+};
+
+static struct serio_driver atkbd_drv = {
+	.description = "AT and PS/2 keyboard driver",
+	.id_table = atkbd_serio_ids,
+	.interrupt = atkbd_interrupt,
+	.connect = atkbd_connect,
+	.disconnect = atkbd_disconnect,
+	.driver = { .name = "atkbd" },
+};
+
+int atkbd_init(void)
+{
+	return serio_register_driver(&atkbd_drv);
 }

@@ -7,10 +7,13 @@
 struct console {
 	const char *name;
 	void (*write)(const char *s, size_t n);
+	/* Optional: moves waiting input to the queue; true if it moved any. */
+	bool (*poll_input)(void);
 	struct console *next;
 };
 
 void register_console(struct console *con);
+void unregister_console(struct console *con);
 void console_write(const char *s, size_t n);
 void console_puts(const char *s);
 
@@ -26,9 +29,11 @@ int console_getc(void);
 /* Next input byte, or -1 at once if none is queued. */
 int console_trygetc(void);
 
+/* The boot consoles: they write from the first line of kmain, before any driver binds. */
 void serial_init(void);
-void serial_enable_input(void);
 void vgacon_init(void);
-void atkbd_init(void);
+/* The serial console's input: by interrupt while serial8250 drives the port, else polled. */
+void serial_console_irq_input(bool on);
+bool serial_console_receive(void);
 
 #endif

@@ -28,6 +28,16 @@ struct class_device;
 #define __ATTR_RO(_name) __ATTR(_name, S_IRUGO, _name##_show, NULL)
 #define __ATTR_NULL { .attr = { .name = NULL } }	/* ends attribute arrays */
 
+/* What a suspend is for (2.6.11's pm_message_t; PM_EVENT_* in <linux/pm.h>). */
+typedef struct pm_message {
+	int event;
+} pm_message_t;
+#define PM_EVENT_ON 0
+#define PM_EVENT_FREEZE 1
+#define PM_EVENT_SUSPEND 2
+#define PMSG_SUSPEND ((pm_message_t){ .event = PM_EVENT_SUSPEND })
+#define PMSG_ON ((pm_message_t){ .event = PM_EVENT_ON })
+
 /* ---- buses ---- */
 
 struct bus_attribute {
@@ -81,6 +91,9 @@ struct device_driver {
 	struct list_head devices;	/* bound devices */
 	int (*probe)(struct device *dev);	/* 0 binds; an error leaves dev unbound */
 	int (*remove)(struct device *dev);
+	void (*shutdown)(struct device *dev);	/* before poweroff and reboot */
+	int (*suspend)(struct device *dev, pm_message_t state);
+	int (*resume)(struct device *dev);
 };
 
 int driver_register(struct device_driver *drv);
@@ -90,6 +103,8 @@ void driver_remove_file(struct device_driver *drv, struct driver_attribute *attr
 
 /* Binding (drivers/base/dd.c). Registering either side binds matching pairs. */
 int device_attach(struct device *dev);	/* 1 if bound */
+/* A device on bus by name, with a reference (put_device it), or NULL. */
+struct device *bus_find_device_by_name(struct bus_type *bus, const char *name);
 void driver_attach(struct device_driver *drv);
 void device_release_driver(struct device *dev);
 

@@ -1,0 +1,106 @@
+/*
+ * 8250.c: the serial8250 platform driver (Linux's drivers/serial/8250.c) for
+ * the PC's 16550 ports that the BIOS lists (QEMU: -serial stdio is COM1, a
+ * second -serial is COM2). It owns IRQ 4 and reads the console port by
+ * interrupt; the boot console (serial.c) writes, and polls while unbound.
+ */
+#include <asm/io.h>
+#include <asm/irq.h>
+#include <kobold/console.h>
+#include <kobold/errno.h>
+#include <kobold/platform_device.h>
+#include <kobold/printk.h>
+#include <kobold/clock.h>
+#include <kobold/time.h>
+
+#include "8250.h"
+
+#define DRAIN_TIMEOUT_US 100000 /* 115200 baud: a 16-byte FIFO drains in ~1.4 ms */
+
+static enum irqreturn serial8250_interrupt(int irq, void *dev)
+{
+	return serial_console_receive() ? IRQ_HANDLED : IRQ_NONE;
+}
+
+static const struct plat_serial8250_port *ports(struct platform_device *pdev)
+{
+	return pdev->dev.platform_data;
+}
+
+static int serial8250_probe(struct platform_device *pdev)
+{
+	const struct plat_serial8250_port *p = ports(pdev);
+	int err;
+
+	if (!p || !p[0].iobase)
+		return -ENODEV;
+	for (int i = 0; i < SERIAL8250_MAX_PORTS && p[i].iobase; i++)
+		pr_info("serial8250: ttyS%d at I/O 0x%lx (irq = %u) is a 16550A\n", i,
+			p[i].iobase, p[i].irq);
+	if (p[0].iobase != COM1)
+		return 0; /* the console's port is COM1: nothing more to read */
+	err = request_irq((int)p[0].irq, serial8250_interrupt, "serial", pdev);
+	if (err) {
+		pr_err("serial: no interrupt: input from the serial port is not read\n");
+		return err;
+	}
+	serial_console_irq_input(true);
+	return 0;
+}
+
+static int serial8250_remove(struct platform_device *pdev)
+{
+	const struct plat_serial8250_port *p = ports(pdev);
+
+	if (p[0].iobase != COM1)
+		return 0;
+	serial_console_irq_input(false); /* the boot console polls from now on */
+	free_irq((int)p[0].irq, pdev);
+	return 0;
+}
+
+/* Waits until every byte written has left the transmitter. */
+static void serial8250_drain(unsigned long iobase)
+{
+	u64 end = ktime_get_ns() + DRAIN_TIMEOUT_US * 1000ULL;
+
+	while (!(inb((u16)(iobase + UART_LSR)) & UART_LSR_TEMT) && ktime_get_ns() < end)
+		cpu_relax();
+}
+
+static void serial8250_shutdown(struct platform_device *pdev)
+{
+	const struct plat_serial8250_port *p = ports(pdev);
+
+	for (int i = 0; i < SERIAL8250_MAX_PORTS && p[i].iobase; i++)
+		serial8250_drain(p[i].iobase);
+}
+
+static int serial8250_suspend(struct platform_device *pdev, pm_message_t state)
+{
+	serial8250_shutdown(pdev);
+	if (ports(pdev)[0].iobase == COM1)
+		serial_console_irq_input(false);
+	return 0;
+}
+
+static int serial8250_resume(struct platform_device *pdev)
+{
+	if (ports(pdev)[0].iobase == COM1)
+		serial_console_irq_input(true);
+	return 0;
+}
+
+static struct platform_driver serial8250_driver = {
+	.probe = serial8250_probe,
+	.remove = serial8250_remove,
+	.shutdown = serial8250_shutdown,
+	.suspend = serial8250_suspend,
+	.resume = serial8250_resume,
+	.driver = { .name = "serial8250" },
+};
+
+int serial8250_init(void)
+{
+	return platform_driver_register(&serial8250_driver);
+}
