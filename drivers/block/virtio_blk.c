@@ -17,7 +17,7 @@
 #include <kobold/virtio_blk.h>
 #include <kobold/virtio_config.h>
 
-#define VIRTBLK_MINORS 16		/* per disk, as Linux leaves room for partitions */
+#define VIRTBLK_MINORS 16		/* per disk: the disk and 15 partitions, as Linux */
 #define VIRTBLK_MAX_DISKS 64
 #define VIRTBLK_MAX_SEGS 64		/* data pieces in one request */
 #define VIRTBLK_MAX_SECTORS 256		/* 128 KiB, Linux's default max_sectors_kb */
@@ -280,6 +280,7 @@ static int virtblk_setup_disk(struct virtio_blk *vblk)
 	vblk->disk = disk;
 	disk->major = (unsigned int)virtblk_major;
 	disk->first_minor = (unsigned int)vblk->index * VIRTBLK_MINORS;
+	disk->minors = VIRTBLK_MINORS;
 	virtblk_name(disk->disk_name, sizeof(disk->disk_name), vblk->index);
 	virtio_cread(vblk->vdev, struct virtio_blk_config, capacity, &capacity);
 	set_capacity(disk, capacity);
