@@ -19,6 +19,7 @@
 #include <kobold/printk.h>
 #include <kobold/shell.h>
 #include <kobold/string.h>
+#include <kobold/suspend.h>
 #include <kobold/time.h>
 #include <kobold/virtio.h>
 
@@ -86,6 +87,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	local_irq_enable();
 	if (driver_init())			/* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
+	if (pm_init())				/* /sys/power: state and pm_test */
+		pr_err("PM: /sys/power could not be made\n");
 	pc_devices_init();			/* the legacy devices: serial8250, i8042, rtc_cmos, vga */
 	legacy_drivers_init();			/* their drivers bind: serial input, keyboard */
 	if (genhd_init())			/* the block class */

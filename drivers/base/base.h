@@ -14,6 +14,10 @@ void bus_remove_device(struct device *dev);
 bool bus_is_registered(const struct bus_type *bus);
 extern struct kobj_type ktype_driver;
 
+/* drivers/base/power/main.c: the PM core's list of devices. */
+void device_pm_add(struct device *dev);
+void device_pm_remove(struct device *dev);
+
 int add_bind_files(struct device_driver *drv);
 int driver_probe_device(struct device_driver *drv, struct device *dev);
 

@@ -121,6 +121,7 @@ void device_initialize(struct device *dev)
 	kobject_init(&dev->kobj);
 	INIT_LIST_HEAD(&dev->bus_list);
 	INIT_LIST_HEAD(&dev->driver_list);
+	INIT_LIST_HEAD(&dev->power.entry);
 }
 
 struct device *get_device(struct device *dev)
@@ -173,6 +174,7 @@ int device_add(struct device *dev)
 	err = bus_add_device(dev);
 	if (err)
 		goto out_del;
+	device_pm_add(dev);
 	devmodel_trace_kobj("device_add", &dev->kobj, NULL);
 	kobject_hotplug(&dev->kobj, KOBJ_ADD);
 	if (dev->bus)
@@ -203,6 +205,7 @@ static bool __device_del(struct device *dev)
 	devmodel_trace_kobj("device_del", &dev->kobj, NULL);
 	device_release_driver(dev);
 	kobject_hotplug(&dev->kobj, KOBJ_REMOVE);	/* while the device is whole */
+	device_pm_remove(dev);
 	bus_remove_device(dev);
 	kobject_del(&dev->kobj);	/* and every file and link left in it */
 	return true;

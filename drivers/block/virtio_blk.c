@@ -371,6 +371,21 @@ static void virtblk_remove(struct virtio_device *vdev)
 	kfree(vblk);
 }
 
+/* Before poweroff: what the device caches goes to the disk, then the device stops. */
+static void virtblk_shutdown(struct virtio_device *vdev)
+{
+	struct virtio_blk *vblk = vdev->priv;
+	int err = blk_rw(vblk->disk, REQ_OP_FLUSH, 0, 0, NULL);
+
+	if (err)
+		pr_err("%s: flush before shutdown failed: %s\n", vblk->disk->disk_name,
+		       kstrerror(err));
+	vdev->config->reset(vdev);
+	virtblk_fail_all(vblk);
+	devmodel_trace("virtblk_shutdown", vblk->disk->disk_name,
+		       err ? "reset (flush failed)" : "flushed, reset");
+}
+
 /* A resize from the host (QEMU's block_resize): the new capacity, nothing else. */
 static void virtblk_config_changed(struct virtio_device *vdev)
 {
@@ -401,6 +416,7 @@ static struct virtio_driver virtio_blk = {
 	.feature_table_size = ARRAY_SIZE(features),
 	.probe = virtblk_probe,
 	.remove = virtblk_remove,
+	.shutdown = virtblk_shutdown,
 	.config_changed = virtblk_config_changed,
 };
 

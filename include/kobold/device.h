@@ -118,6 +118,12 @@ struct device_attribute {
 #define DEVICE_ATTR(_name, _mode, _show, _store) \
 	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
 
+/* A device's power state and its place on the PM core's list (2.6's struct dev_pm_info). */
+struct dev_pm_info {
+	pm_message_t power_state;	/* PM_EVENT_ON, or how it was suspended */
+	struct list_head entry;		/* on dpm_active (add order) or dpm_off */
+};
+
 struct device {
 	struct list_head bus_list;	/* in bus->devices_list */
 	struct list_head driver_list;	/* in driver->devices */
@@ -130,6 +136,7 @@ struct device {
 	void *platform_data;
 	dev_t devt;	/* if set: a "dev" file "MAJ:MIN" */
 	bool is_root;	/* Kobold: made by root_device_register */
+	struct dev_pm_info power;
 	void (*release)(struct device *dev);
 };
 
@@ -165,6 +172,18 @@ void device_remove_file(struct device *dev, struct device_attribute *attr);
 /* A device at /sys/devices/NAME (as pci0000:00); NULL on failure (logged). */
 struct device *root_device_register(const char *name);
 void root_device_unregister(struct device *dev);
+
+/*
+ * Power management (drivers/base/power/, as 2.6.15's). device_shutdown calls
+ * each bound driver's shutdown, the last device added first (children before
+ * parents), before poweroff and reboot. device_suspend suspends every device
+ * in the same order; if a driver's suspend fails, the devices already
+ * suspended are resumed and its error returned. device_resume resumes them
+ * in add order (parents first).
+ */
+void device_shutdown(void);
+int device_suspend(pm_message_t state);
+void device_resume(void);
 
 /* ---- classes ---- */
 
