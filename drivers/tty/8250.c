@@ -41,7 +41,7 @@ static int serial8250_probe(struct platform_device *pdev)
 		return 0; /* the console's port is COM1: nothing more to read */
 	err = request_irq((int)p[0].irq, serial8250_interrupt, "serial", pdev);
 	if (err) {
-		pr_err("serial: no interrupt: input from the serial port is not read\n");
+		pr_err("serial: no interrupt: polling the port for input\n");
 		return err;
 	}
 	serial_console_irq_input(true);

@@ -58,9 +58,13 @@ static void serial_unthrottle(void)
 	serial_console_receive();
 }
 
-static bool serial_poll_input(void)
+/* No interrupt (no driver bound, or no IRQ 4): the console polls, interrupts off at the UART. */
+static void serial_poll(void)
 {
-	return !irq_input && serial_console_receive();
+	unsigned long flags = local_irq_save();
+
+	serial_console_receive();
+	local_irq_restore(flags);
 }
 
 /* Called by serial8250's probe and remove (with its handler on IRQ 4 or gone). */
@@ -68,15 +72,12 @@ void serial_console_irq_input(bool on)
 {
 	irq_input = on;
 	outb(COM1 + UART_IER, on ? UART_IER_RDI : 0x00);
+	console_poll_input(on ? NULL : serial_poll);
 	if (on)
 		serial_console_receive();
 }
 
-static struct console serial_console = {
-	.name = "ttyS0",
-	.write = serial_write,
-	.poll_input = serial_poll_input,
-};
+static struct console serial_console = { .name = "ttyS0", .write = serial_write };
 
 void serial_init(void)
 {
@@ -98,4 +99,5 @@ void serial_init(void)
 	 */
 	serial_write("\x1b[?7h\n", 6);
 	register_console(&serial_console);
+	console_poll_input(serial_poll);	/* until serial8250 takes IRQ 4 */
 }
