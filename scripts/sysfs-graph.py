@@ -80,8 +80,8 @@ class Graph:
 
     def devices(self, d, parent):
         for c in self.children(d):
-            if not self.is_dir(c):
-                continue
+            if not self.is_dir(c) or c + "/uevent" not in self.entries:
+                continue  # an attribute group (serio's id/), not a device
             self.nodes[c] = ("device", posixpath.basename(c))
             if parent:
                 self.edges.append((parent, c, "", "solid"))
