@@ -148,6 +148,15 @@ int console_getc(void)
 	}
 }
 
+void console_wait(void)
+{
+	local_irq_disable();
+	if (!work_pending_any() && !intr_pending && !poll_input)
+		safe_halt();
+	local_irq_enable();
+	cpu_relax();
+}
+
 bool signal_pending(void)
 {
 	if (poll_input)

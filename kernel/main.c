@@ -8,6 +8,7 @@
 #include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/device.h>
+#include <kobold/acpi.h>
 #include <kobold/init.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
@@ -97,6 +98,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_err("pci: initialisation failed\n");
 	if (virtio_init())			/* the virtio bus and its PCI transport driver */
 		pr_err("virtio: initialisation failed\n");
+	if (acpi_sci_init() == 0)		/* ACPI mode: the SCI and its events */
+		acpiphp_init();			/* QEMU's device_add/device_del as GPE 1 */
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */

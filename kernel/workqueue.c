@@ -56,3 +56,8 @@ bool work_pending(const struct work_struct *work)
 {
 	return work->pending;
 }
+
+bool work_pending_any(void)
+{
+	return !list_empty(&pending_work);
+}

@@ -32,6 +32,11 @@ void console_poll_input(void (*fn)(void));
 int console_getc(void);
 /* Next input byte, or -1 at once if none is queued. */
 int console_trygetc(void);
+/*
+ * For a command that waits for events until Ctrl-C: sleeps until the next
+ * interrupt, unless work is queued or a key (Ctrl-C) has already arrived.
+ */
+void console_wait(void);
 
 /* The boot consoles: they write from the first line of kmain, before any driver binds. */
 void serial_init(void);

@@ -45,5 +45,7 @@ void flush_scheduled_work(void);
 bool cancel_work(struct work_struct *work);
 
 bool work_pending(const struct work_struct *work);
+/* True if any work is queued. */
+bool work_pending_any(void);
 
 #endif
