@@ -43,7 +43,7 @@ def test_mbr_and_gpt_partitions(boot_with, tmp_path):
     assert cat(k, "/sys/class/block/vdb2/start") == "6144"
     assert cat(k, P + "/uevent").split("\n") == \
         ["MAJOR=253", "MINOR=5", "DEVNAME=vda5", "DEVTYPE=partition", "PARTN=5"]
-    events = sh(k, "udevadm monitor -p")
+    events = sh(k, "udevadm monitor --journal -p")
     assert "add      /class/block/vda/vda5 (block)\nACTION=add\nDEVPATH=/class/block/vda/vda5\n" \
            "SUBSYSTEM=block\n" in events
     assert events.index("/class/block/vda (block)") < events.index("/class/block/vda/vda1 (block)")
@@ -72,6 +72,6 @@ def test_mbr_and_gpt_partitions(boot_with, tmp_path):
     assert [l.split()[0] for l in sh(k, "lsblk").split("\n")[2:5]] == ["vda", "├─vda1", "└─vda2"]
     assert cat(k, "/sys/class/block/vda2/size") == "100"
     assert "No such file" in k.run("ls /sys/class/block/vda5")
-    events = sh(k, "udevadm monitor")
+    events = sh(k, "udevadm monitor --journal")
     assert "remove   /class/block/vda/vda6 (block)" in events
     assert sh(k, "blockdev --getsz vda1") == "4096\n"

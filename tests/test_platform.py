@@ -41,7 +41,7 @@ def test_platform_and_serio_buses(boot_with, tmp_path):
     assert "serial8250: ttyS1 at I/O 0x2f8 (irq = 3) is a 16550A" in log	# -serial file:
     assert "serio: i8042 KBD port at 0x60,0x64 irq 1" in log
     assert "rtc_cmos rtc_cmos: setting system clock to 2030-01-02 03:04:05 UTC (1893553445)" in log
-    events = sh(k, "udevadm monitor -p")
+    events = sh(k, "udevadm monitor --journal -p")
     assert "add      /devices/platform/serial8250 (platform)" in events
     assert "MODALIAS=serio:ty06pr00id00ex00\n" in events
 
