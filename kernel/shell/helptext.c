@@ -7,13 +7,18 @@ static const struct {
 	const char *text;
 } help_texts[] = {
 	{ "blk", "read DEV SECTOR [COUNT]: hexdump of 512-byte sectors.\n"
-		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector.\n"
+		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector. DEV may be a\n"
+		 "partition (vda1): its sectors are counted from its start.\n"
 		 "flush DEV: flush the write cache. bench DEV [read|write] [seq|rand]\n"
 		 "[BS_KiB] [TOTAL_MiB]: bytes, ms, MiB/s and IOPS. Ctrl-C stops it." },
 	{ "bench", "Registers N class devices in a class of their own, looks each up\n"
 		   "by path and unregisters them, timing each phase (ns per operation).\n"
 		   "Ctrl-C stops it at once; what was registered is unregistered as\n"
 		   "deferred work, finished before the next command runs." },
+	{ "blockdev", "--rereadpt DISK: drops the disk's partitions and reads its table\n"
+		      "again (refused, Device or resource busy, while a partition is\n"
+		      "held, e.g. by an open attribute). --getsz: size in sectors;\n"
+		      "--getsize64: in bytes; --getro: 1 if read-only." },
 	{ "cat", "Prints each FILE: for an attribute, what its show() returns now." },
 	{ "cd", "Relative paths, . and .. work; nothing goes above /. The prompt shows\n"
 		"the working directory." },
@@ -49,15 +54,17 @@ static const struct {
 		      "errors as kmod prints them." },
 	{ "open", "Opens FILE and prints fd N. The open file keeps its object alive\n"
 		  "after it is unregistered; reading it then fails (No such device)." },
-	{ "poweroff", "Switches the machine off through ACPI (sleep state S5); QEMU exits\n"
-		      "with status 0." },
+	{ "poweroff", "Runs every driver's shutdown, children before parents (trace on\n"
+		      "shows them), then switches the machine off through ACPI (sleep\n"
+		      "state S5); QEMU exits with status 0." },
 	{ "pwd", "The working directory, as the prompt shows it." },
 	{ "quit", "As exit: poweroff switches the machine off; in QEMU, Ctrl-A X quits." },
 	{ "read", "Prints what the open attribute's show() returns now." },
 	{ "readlink", "A link's target as stored (relative, as in sysfs); with -f, the\n"
 		      "absolute path it resolves to." },
-	{ "reboot", "Resets the machine (the keyboard controller's reset line): the\n"
-		    "firmware and the kernel start again, up to a fresh prompt." },
+	{ "reboot", "Runs every driver's shutdown, children first, then resets the\n"
+		    "machine (the keyboard controller's reset line): the firmware and\n"
+		    "the kernel start again, up to a fresh prompt." },
 	{ "rmmod", "Unloads a module: its exit runs and its devices go; errors as kmod's." },
 	{ "trace", "While on, every device-model call (register, add, interface add and\n"
 		   "remove, hotplug, release) is logged as it happens." },
