@@ -99,5 +99,5 @@ void serial_init(void)
 	 */
 	serial_write("\x1b[?7h\n", 6);
 	register_console(&serial_console);
-	console_poll_input(serial_poll);	/* until serial8250 takes IRQ 4 */
+	console_poll_input(serial_poll); /* until serial8250 takes IRQ 4 */
 }
