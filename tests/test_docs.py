@@ -106,6 +106,11 @@ def test_graph_of_a_real_boot(tmp_path):
     assert kinds.get("/sys/devices/platform/i8042/serio0") == "device", kinds
     assert "/sys/devices/platform/i8042/serio0/id" not in kinds	# an attribute group
     assert ("/sys/devices/platform/i8042", "/sys/devices/platform/i8042/serio0", "", "solid") in g.edges
+    # the newer API: a class's link to its member device; no node for the <class> glue directory
+    assert kinds.get("/sys/devices/virtual/vtconsole/vtcon0") == "device", kinds
+    assert "/sys/devices/virtual/vtconsole" not in kinds, kinds
+    assert ("/sys/class/vtconsole", "/sys/devices/virtual/vtconsole/vtcon0", "member", "dashed") in g.edges
+    assert ("/sys/devices/virtual", "/sys/devices/virtual/vtconsole/vtcon0", "", "solid") in g.edges
     dot = tmp_path / "g.dot"
     dot.write_text(g.dot())
     assert shutil.which("dot"), "Graphviz is missing: sudo apt-get install graphviz"

@@ -73,3 +73,26 @@ def test_monitor_refuses_bad_options_and_keeps_going(kernel):
     follow(kernel)
     assert stop(kernel).endswith("^C\n")
     assert kernel.run("echo still-here").strip() == "still-here"
+
+
+def test_a_new_device_loads_its_module(boot_with, tmp_path):
+    """MODULE_DEVICE_TABLE -> alias patterns -> the add event's MODALIAS loads
+    virtio_blk after rmmod, with no command typed; modprobe takes aliases."""
+    mon = str(tmp_path / "mon.sock")
+    args = disk(image(tmp_path, "a.img", 1), "d0")
+    args += ["-drive", "file=%s,if=none,id=hp0,format=raw" % image(tmp_path, "h.img", 2)]
+    k = boot_with(qemu_args=args, monitor=mon)
+    assert "alias virtio:d00000002v* virtio_blk\n" in sh(k, "modprobe -c")
+    assert sh(k, "cat /sys/bus/virtio/devices/virtio0/modalias") == "virtio:d00000002v00001AF4\n"
+    assert sh(k, "rmmod virtio_blk") == ""
+    assert "virtio_blk" not in sh(k, "lsmod") and "vda" not in sh(k, "lsblk")
+    k.monitor("device_add virtio-blk-pci,drive=hp0,id=hot0,addr=0x6")
+    k.expect(r"kmod: loaded virtio_blk for virtio:d00000002v00001AF4")
+    assert "virtio_blk" in sh(k, "lsmod")
+    disks = sh(k, "lsblk")
+    assert "vda  253:0" in disks and "vdb  253:16" in disks, disks  # both bound
+    assert sh(k, "modprobe virtio:d00000002v00001AF4") == ""  # loaded already: no error
+    out = k.run("modprobe virtio:d00000004v00001AF4")
+    assert out == "modprobe: FATAL: Module virtio:d00000004v00001AF4 not found.\n", out
+    # Events carry the alias the module is found by.
+    assert "MODALIAS=virtio:d00000002v00001AF4\n" in sh(k, "udevadm monitor --journal -p -s virtio")

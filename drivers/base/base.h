@@ -19,6 +19,10 @@ void device_pm_add(struct device *dev);
 void device_pm_remove(struct device *dev);
 
 int add_bind_files(struct device_driver *drv);
+/* A struct device member joins or leaves its class and the class's interfaces. */
+void class_add_device(struct device *dev);
+void class_remove_device(struct device *dev);
+
 int driver_probe_device(struct device_driver *drv, struct device *dev);
 
 #endif

@@ -44,5 +44,9 @@ void vgacon_init(void);
 /* The serial console's input: by interrupt while serial8250 drives the port, else polled. */
 void serial_console_irq_input(bool on);
 bool serial_console_receive(void);
+bool vgacon_bound(void);
+void vgacon_bind(bool on);
+/* /sys/class/vtconsole: the VGA console as a struct device (drivers/video/vtconsole.c). */
+int vtconsole_init(void);
 
 #endif

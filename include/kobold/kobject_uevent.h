@@ -31,6 +31,11 @@ extern u64 uevent_seqnum;
  * 0, or the error that kept it from being sent (no seqnum is used then).
  */
 int kobject_hotplug(struct kobject *kobj, enum kobject_action action);
+/* Its name from Linux 2.6.16 on, when "hotplug" became "uevent". */
+static inline int kobject_uevent(struct kobject *kobj, enum kobject_action action)
+{
+	return kobject_hotplug(kobj, action);
+}
 const char *kobject_action_string(enum kobject_action action);
 /* "add", "remove" or "change" (with an optional newline) to an action; else -EINVAL. */
 int kobject_action_type(const char *buf, size_t count, enum kobject_action *type);
@@ -43,6 +48,23 @@ int kobject_action_type(const char *buf, size_t count, enum kobject_action *type
 int add_hotplug_env_var(char **envp, int num_envp, int *cur_index, char *buffer,
 			int buffer_size, int *cur_len, const char *format, ...)
 	__printf(7, 8);
+
+/*
+ * The newer API (Linux 2.6.24): the variables of one event as a struct, so a
+ * callback takes one argument. Limits as 2.6.24 (later kernels allow 64
+ * variables); add_uevent_var warns and returns -ENOMEM when either is full.
+ */
+#define UEVENT_NUM_ENVP 32
+#define UEVENT_BUFFER_SIZE 2048
+
+struct kobj_uevent_env {
+	char *envp[UEVENT_NUM_ENVP];
+	int envp_idx;
+	char buf[UEVENT_BUFFER_SIZE];
+	int buflen;
+};
+
+int add_uevent_var(struct kobj_uevent_env *env, const char *format, ...) __printf(2, 3);
 
 /* The `uevent` attribute: the object's own keys as lines; writing sends an event. */
 ssize_t kobject_uevent_show(struct kobject *kobj, char *buf);

@@ -13,12 +13,12 @@
 
 static int serio_no; /* serioN: never reused, as Linux's counter */
 
-static ssize_t description_show(struct device *dev, char *buf)
+static ssize_t description_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "%s\n", to_serio_port(dev)->name);
 }
 
-static ssize_t modalias_show(struct device *dev, char *buf)
+static ssize_t modalias_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	struct serio_device_id *id = &to_serio_port(dev)->id;
 
@@ -32,13 +32,14 @@ static struct device_attribute serio_device_attrs[] = {
 	__ATTR_NULL,
 };
 
-#define SERIO_ID_ATTR(field)                                            \
-	static ssize_t id_##field##_show(struct device *dev, char *buf) \
-	{                                                               \
-		return scnprintf(buf, SYSFS_PAGE_SIZE, "%02x\n",        \
-				 to_serio_port(dev)->id.field);         \
-	}                                                               \
-	static struct device_attribute dev_attr_id_##field =            \
+#define SERIO_ID_ATTR(field)                                                       \
+	static ssize_t id_##field##_show(struct device *dev,                       \
+					 struct device_attribute *attr, char *buf) \
+	{                                                                          \
+		return scnprintf(buf, SYSFS_PAGE_SIZE, "%02x\n",                   \
+				 to_serio_port(dev)->id.field);                    \
+	}                                                                          \
+	static struct device_attribute dev_attr_id_##field =                       \
 		__ATTR(field, S_IRUGO, id_##field##_show, NULL)
 
 SERIO_ID_ATTR(type);
