@@ -20,7 +20,9 @@
 #include <kobold/printk.h>
 #include <kobold/shell.h>
 #include <kobold/string.h>
+#include <kobold/rtc.h>
 #include <kobold/suspend.h>
+#include <kobold/tty.h>
 #include <kobold/time.h>
 #include <kobold/virtio.h>
 
@@ -45,6 +47,8 @@ void ktest_print(const char *fmt, ...)
 /* Built-in drivers of the PC's own devices; one that fails is said, and boot goes on. */
 static void legacy_drivers_init(void)
 {
+	if (tty_class_init() || rtc_class_init())
+		pr_err("tty, rtc: classes not registered\n");
 	if (serial8250_init())
 		pr_err("serial8250: driver not registered\n");
 	if (i8042_init() || atkbd_init())

@@ -41,6 +41,17 @@ def test_platform_and_serio_buses(boot_with, tmp_path):
     assert "serial8250: ttyS1 at I/O 0x2f8 (irq = 3) is a 16550A" in log	# -serial file:
     assert "serio: i8042 KBD port at 0x60,0x64 irq 1" in log
     assert "rtc_cmos rtc_cmos: setting system clock to 2030-01-02 03:04:05 UTC (1893553445)" in log
+    # The classes, in the struct device API: ttyS0..3 below serial8250, rtc0 below rtc_cmos.
+    assert sh(k, "ls /sys/class/tty").split() == ["console", "ttyS0", "ttyS1", "ttyS2", "ttyS3"]
+    assert [cat(k, "/sys/class/tty/ttyS%d/dev" % i) for i in range(4)] == ["4:64", "4:65", "4:66", "4:67"]
+    assert cat(k, "/sys/class/tty/console/dev") == "5:1"
+    assert readlink(k, "/sys/class/tty/ttyS1") == "../../devices/platform/serial8250/tty/ttyS1"
+    assert readlink(k, "/sys/class/rtc/rtc0") == "../../devices/platform/rtc_cmos/rtc/rtc0"
+    assert cat(k, "/sys/class/rtc/rtc0/name") == "rtc_cmos"
+    assert cat(k, "/sys/class/rtc/rtc0/date") == "2030-01-02"
+    assert cat(k, "/sys/class/rtc/rtc0/time").startswith("03:0")
+    assert 1893553445 <= int(cat(k, "/sys/class/rtc/rtc0/since_epoch")) < 1893553445 + 120
+    assert cat(k, "/sys/class/rtc/rtc0/hctosys") == "1"
     events = sh(k, "udevadm monitor --journal -p")
     assert "add      /devices/platform/serial8250 (platform)" in events
     assert "MODALIAS=serio:ty06pr00id00ex00\n" in events
@@ -53,7 +64,9 @@ def test_platform_and_serio_buses(boot_with, tmp_path):
     assert k.run("echo nosuch > %s/serial8250/bind" % DRV) == "echo: write error: No such device\n"
     assert k.run("echo i8042 > %s/serial8250/bind" % DRV) == "echo: write error: No such device\n"
     assert k.run("cat %s/serial8250/bind" % DRV).startswith("cat: ")
+    assert sh(k, "ls /sys/class/tty") == "console\n"	# the lines went with the driver
     assert "ttyS0 at I/O 0x3f8" in k.run("echo serial8250 > %s/serial8250/bind" % DRV)
+    assert "ttyS3" in sh(k, "ls /sys/class/tty")
     assert readlink(k, "/sys/devices/platform/serial8250/driver") == \
         "../../../bus/platform/drivers/serial8250"
     assert k.run("echo serial8250 > %s/serial8250/bind" % DRV) == \

@@ -1,9 +1,11 @@
 /*
  * rtc-cmos.c: the PC's CMOS clock (MC146818; QEMU: -rtc base=...) as the
  * rtc_cmos platform driver (Linux 2.6.20's drivers/rtc/rtc-cmos.c). The
- * probe reads the time once and says it, as Linux's hctosys does at boot.
+ * probe reads the time once and says it, as Linux's hctosys does at boot,
+ * and registers the clock in the rtc class (rtc0).
  */
 #include <asm/io.h>
+#include <kobold/err.h>
 #include <kobold/errno.h>
 #include <kobold/platform_device.h>
 #include <kobold/printk.h>
@@ -86,14 +88,26 @@ int cmos_read_time(struct rtc_time *tm)
 	return 0;
 }
 
+static int cmos_rtc_read_time(struct device *dev, struct rtc_time *tm)
+{
+	return cmos_read_time(tm);
+}
+
+static const struct rtc_class_ops cmos_rtc_ops = { .read_time = cmos_rtc_read_time };
+
 static int cmos_probe(struct platform_device *pdev)
 {
+	struct rtc_device *rtc;
 	struct rtc_time tm;
 
 	if (cmos_read_time(&tm)) {
 		pr_err("rtc_cmos %s: the clock does not settle\n", pdev->dev.bus_id);
 		return -ENODEV;
 	}
+	rtc = rtc_device_register("rtc_cmos", &pdev->dev, &cmos_rtc_ops);
+	if (IS_ERR(rtc))
+		return (int)PTR_ERR(rtc);
+	platform_set_drvdata(pdev, rtc);
 	pr_info("rtc_cmos %s: setting system clock to %d-%02d-%02d %02d:%02d:%02d UTC (%llu)\n",
 		pdev->dev.bus_id, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		tm.tm_min, tm.tm_sec, (unsigned long long)rtc_tm_to_time(&tm));
@@ -102,7 +116,9 @@ static int cmos_probe(struct platform_device *pdev)
 
 static int cmos_remove(struct platform_device *pdev)
 {
-	return 0; /* the probe leaves nothing running */
+	rtc_device_unregister(platform_get_drvdata(pdev));
+	platform_set_drvdata(pdev, NULL);
+	return 0;
 }
 
 static struct platform_driver cmos_platform_driver = {

@@ -7,11 +7,14 @@
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/console.h>
+#include <kobold/err.h>
 #include <kobold/errno.h>
 #include <kobold/platform_device.h>
 #include <kobold/printk.h>
+#include <kobold/string.h>
 #include <kobold/clock.h>
 #include <kobold/time.h>
+#include <kobold/tty.h>
 
 #include "8250.h"
 
@@ -20,6 +23,36 @@
 static enum irqreturn serial8250_interrupt(int irq, void *dev)
 {
 	return serial_console_receive() ? IRQ_HANDLED : IRQ_NONE;
+}
+
+/* ttyS0..ttyS3, Linux's four legacy lines, whichever the BIOS found (4:64..4:67). */
+static struct device *lines[SERIAL8250_MAX_PORTS];
+
+static void serial8250_unregister_lines(void)
+{
+	for (int i = 0; i < SERIAL8250_MAX_PORTS; i++) {
+		tty_unregister_device(lines[i]);
+		lines[i] = NULL;
+	}
+}
+
+static int serial8250_register_lines(struct platform_device *pdev)
+{
+	char name[8];
+
+	for (int i = 0; i < SERIAL8250_MAX_PORTS; i++) {
+		snprintf(name, sizeof(name), "ttyS%d", i);
+		lines[i] = tty_register_device(MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE + i), &pdev->dev,
+					       name);
+		if (IS_ERR(lines[i])) {
+			int err = (int)PTR_ERR(lines[i]);
+
+			lines[i] = NULL;
+			serial8250_unregister_lines();
+			return err;
+		}
+	}
+	return 0;
 }
 
 static const struct plat_serial8250_port *ports(struct platform_device *pdev)
@@ -38,10 +71,15 @@ static int serial8250_probe(struct platform_device *pdev)
 		pr_info("serial8250: ttyS%d at I/O 0x%lx (irq = %u) is a 16550A\n", i,
 			p[i].iobase, p[i].irq);
 	if (p[0].iobase != COM1)
-		return 0; /* the console's port is COM1: nothing more to read */
+		return serial8250_register_lines(pdev); /* the console's port is COM1 */
 	err = request_irq((int)p[0].irq, serial8250_interrupt, "serial", pdev);
 	if (err) {
 		pr_err("serial: no interrupt: polling the port for input\n");
+		return err;
+	}
+	err = serial8250_register_lines(pdev);
+	if (err) {
+		free_irq((int)p[0].irq, pdev);
 		return err;
 	}
 	serial_console_irq_input(true);
@@ -52,6 +90,7 @@ static int serial8250_remove(struct platform_device *pdev)
 {
 	const struct plat_serial8250_port *p = ports(pdev);
 
+	serial8250_unregister_lines();
 	if (p[0].iobase != COM1)
 		return 0;
 	serial_console_irq_input(false); /* the boot console polls from now on */
