@@ -10,6 +10,7 @@
 #include <kobold/device.h>
 #include <kobold/acpi.h>
 #include <kobold/init.h>
+#include <kobold/input.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
 #include <kobold/module.h>
@@ -47,8 +48,8 @@ void ktest_print(const char *fmt, ...)
 /* Built-in drivers of the PC's own devices; one that fails is said, and boot goes on. */
 static void legacy_drivers_init(void)
 {
-	if (tty_class_init() || rtc_class_init())
-		pr_err("tty, rtc: classes not registered\n");
+	if (tty_class_init() || rtc_class_init() || input_init())
+		pr_err("tty, rtc, input: classes not registered\n");
 	if (serial8250_init())
 		pr_err("serial8250: driver not registered\n");
 	if (i8042_init() || atkbd_init())

@@ -72,12 +72,25 @@ def test_platform_and_serio_buses(boot_with, tmp_path):
     assert k.run("echo serial8250 > %s/serial8250/bind" % DRV) == \
         "echo: write error: Device or resource busy\n"
 
+    # input0 below serio0, with Linux's name, phys and ids; event0 (13:64) counts the keys.
+    I = "/sys/devices/platform/i8042/serio0/input/input0"
+    assert readlink(k, "/sys/class/input/input0") == "../../devices/platform/i8042/serio0/input/input0"
+    assert cat(k, I + "/name") == "AT Translated Set 2 keyboard"
+    assert cat(k, I + "/phys") == "isa0060/serio0/input0"
+    assert [cat(k, I + "/id/" + f) for f in ["bustype", "vendor", "product", "version"]] == \
+        ["0011", "0001", "0001", "ab41"]
+    assert cat(k, I + "/event0/dev") == "13:64"
+    assert "PRODUCT=11/1/1/ab41" in cat(k, I + "/uevent")
+    before = int(cat(k, I + "/event0/events"))
+
     # The keyboard goes i8042 -> serio0 -> atkbd: unbinding either silences it.
     keys(k, "echo k1\r")
     k.wait_prompt()
     assert "k1" in k.output()
+    assert int(cat(k, I + "/event0/events")) == before + 2 * 8	# 8 keys, down and up
     assert sh(k, "echo serio0 > /sys/bus/serio/drivers/atkbd/unbind") == ""
     assert "driver" not in sh(k, "ls /sys/bus/serio/devices/serio0").split()
+    assert sh(k, "ls /sys/class/input") == ""	# input0 went with atkbd's binding
     keys(k, "echo k2\r")
     time.sleep(0.5)
     assert sh(k, "echo serio0 > /sys/bus/serio/drivers/atkbd/bind") == ""

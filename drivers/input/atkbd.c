@@ -7,8 +7,10 @@
  */
 #include <kobold/console.h>
 #include <kobold/errno.h>
+#include <kobold/input.h>
 #include <kobold/printk.h>
 #include <kobold/serio.h>
+#include <kobold/string.h>
 #define SC_LSHIFT 0x2a
 #define SC_RSHIFT 0x36
 #define SC_CTRL 0x1d
@@ -16,20 +18,130 @@
 #define SC_RELEASE 0x80
 
 static const char normal_map[128] = {
-	0, 27, '1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-', '=', 127, '\t',
-	'q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p', '[', ']', '\r', 0, 'a', 's',
-	'd', 'f', 'g', 'h', 'j', 'k', 'l', ';', '\'', '`', 0, '\\', 'z', 'x', 'c', 'v',
-	'b', 'n', 'm', ',', '.', '/', 0, '*', 0, ' ',
+	0,
+	27,
+	'1',
+	'2',
+	'3',
+	'4',
+	'5',
+	'6',
+	'7',
+	'8',
+	'9',
+	'0',
+	'-',
+	'=',
+	127,
+	'\t',
+	'q',
+	'w',
+	'e',
+	'r',
+	't',
+	'y',
+	'u',
+	'i',
+	'o',
+	'p',
+	'[',
+	']',
+	'\r',
+	0,
+	'a',
+	's',
+	'd',
+	'f',
+	'g',
+	'h',
+	'j',
+	'k',
+	'l',
+	';',
+	'\'',
+	'`',
+	0,
+	'\\',
+	'z',
+	'x',
+	'c',
+	'v',
+	'b',
+	'n',
+	'm',
+	',',
+	'.',
+	'/',
+	0,
+	'*',
+	0,
+	' ',
 };
 
 static const char shift_map[128] = {
-	0, 27, '!', '@', '#', '$', '%', '^', '&', '*', '(', ')', '_', '+', 127, '\t',
-	'Q', 'W', 'E', 'R', 'T', 'Y', 'U', 'I', 'O', 'P', '{', '}', '\r', 0, 'A', 'S',
-	'D', 'F', 'G', 'H', 'J', 'K', 'L', ':', '"', '~', 0, '|', 'Z', 'X', 'C', 'V',
-	'B', 'N', 'M', '<', '>', '?', 0, '*', 0, ' ',
+	0,
+	27,
+	'!',
+	'@',
+	'#',
+	'$',
+	'%',
+	'^',
+	'&',
+	'*',
+	'(',
+	')',
+	'_',
+	'+',
+	127,
+	'\t',
+	'Q',
+	'W',
+	'E',
+	'R',
+	'T',
+	'Y',
+	'U',
+	'I',
+	'O',
+	'P',
+	'{',
+	'}',
+	'\r',
+	0,
+	'A',
+	'S',
+	'D',
+	'F',
+	'G',
+	'H',
+	'J',
+	'K',
+	'L',
+	':',
+	'"',
+	'~',
+	0,
+	'|',
+	'Z',
+	'X',
+	'C',
+	'V',
+	'B',
+	'N',
+	'M',
+	'<',
+	'>',
+	'?',
+	0,
+	'*',
+	0,
+	' ',
 };
 
 static bool shift, ctrl, caps, extended;
+static struct input_dev *atkbd_input; /* input0, while atkbd is bound to serio0 */
+static char atkbd_phys[40];
 
 static void extended_key(u8 sc)
 {
@@ -38,7 +150,7 @@ static void extended_key(u8 sc)
 	else if (sc == 0x50)
 		console_input_str("\x1b[B");
 	else if (sc == 0x1c)
-		console_input('\r');	/* keypad Enter */
+		console_input('\r'); /* keypad Enter */
 }
 
 static void key_press(u8 sc)
@@ -74,6 +186,8 @@ static void key_press(u8 sc)
 static enum irqreturn atkbd_interrupt(struct serio *serio, unsigned char sc,
 				      unsigned int flags)
 {
+	if (sc != 0xe0 && atkbd_input)
+		input_report_key(atkbd_input, sc & ~SC_RELEASE, !(sc & SC_RELEASE));
 	if (sc == 0xe0) {
 		extended = true;
 		return IRQ_HANDLED;
@@ -93,15 +207,46 @@ static enum irqreturn atkbd_interrupt(struct serio *serio, unsigned char sc,
 	return IRQ_HANDLED;
 }
 
+/* input0 below the port: Linux's names and ids for a translated set 2 keyboard. */
+static struct input_dev *atkbd_input_device(struct serio *serio)
+{
+	struct input_dev *dev = input_allocate_device();
+
+	if (!dev)
+		return NULL;
+	snprintf(atkbd_phys, sizeof(atkbd_phys), "%s/input0", serio->phys);
+	dev->name = "AT Translated Set 2 keyboard";
+	dev->phys = atkbd_phys;
+	dev->id = (struct input_id){ BUS_I8042, 0x0001, 0x0001, 0xab41 };
+	dev->dev.parent = &serio->dev;
+	if (input_register_device(dev)) {
+		input_free_device(dev);
+		return NULL;
+	}
+	return dev;
+}
+
 static int atkbd_connect(struct serio *serio, struct serio_driver *drv)
 {
+	int err;
+
 	shift = ctrl = caps = extended = false;
-	return serio_open(serio, drv);
+	atkbd_input = atkbd_input_device(serio);
+	if (!atkbd_input)
+		return -ENOMEM;
+	err = serio_open(serio, drv);
+	if (err) {
+		input_unregister_device(atkbd_input);
+		atkbd_input = NULL;
+	}
+	return err;
 }
 
 static void atkbd_disconnect(struct serio *serio)
 {
 	serio_close(serio);
+	input_unregister_device(atkbd_input);
+	atkbd_input = NULL;
 }
 
 /* As Linux's: the i8042's ports, translated or not, and serial PS/2 adapters. */
