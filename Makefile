@@ -52,7 +52,7 @@ modflags = -DKBUILD_MODNAME='"$(basename $(notdir $1))"'$(if $(filter $1,$(MODUL
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/power/*.c kernel/shell/*.c)) \
 	lib/string.c lib/vsprintf.c \
-	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c drivers/input/serio/*.c drivers/rtc/*.c \
+	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c drivers/input/serio/*.c drivers/rtc/*.c drivers/char/*.c drivers/char/hw_random/*.c \
 		drivers/acpi/*.c drivers/misc/*.c drivers/pci/*.c drivers/virtio/*.c \
 		drivers/block/*.c block/*.c)) \
 	$(UNIT_TEST_SRCS)

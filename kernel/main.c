@@ -11,6 +11,7 @@
 #include <kobold/acpi.h>
 #include <kobold/init.h>
 #include <kobold/input.h>
+#include <kobold/miscdevice.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
 #include <kobold/module.h>
@@ -48,8 +49,8 @@ void ktest_print(const char *fmt, ...)
 /* Built-in drivers of the PC's own devices; one that fails is said, and boot goes on. */
 static void legacy_drivers_init(void)
 {
-	if (tty_class_init() || rtc_class_init() || input_init())
-		pr_err("tty, rtc, input: classes not registered\n");
+	if (tty_class_init() || rtc_class_init() || input_init() || misc_init())
+		pr_err("tty, rtc, input, misc: classes not registered\n");
 	if (serial8250_init())
 		pr_err("serial8250: driver not registered\n");
 	if (i8042_init() || atkbd_init())
@@ -103,6 +104,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_err("pci: initialisation failed\n");
 	if (virtio_init())			/* the virtio bus and its PCI transport driver */
 		pr_err("virtio: initialisation failed\n");
+	if (virtio_rng_init())			/* virtio-rng-pci: hw_random in the misc class */
+		pr_err("virtio_rng: driver not registered\n");
 	if (acpi_sci_init() == 0)		/* ACPI mode: the SCI and its events */
 		acpiphp_init();			/* QEMU's device_add/device_del as GPE 1 */
 	if (vtconsole_init())			/* the VGA console's device, in the newer API */

@@ -20,7 +20,8 @@ def keys(k, text):
 
 def test_platform_and_serio_buses(boot_with, tmp_path):
     ttys1 = tmp_path / "ttyS1.txt"
-    k = boot_with(qemu_args=["-serial", "file:%s" % ttys1, "-rtc", "base=2030-01-02T03:04:05"],
+    k = boot_with(qemu_args=["-serial", "file:%s" % ttys1, "-rtc", "base=2030-01-02T03:04:05",
+                             "-device", "virtio-rng-pci"],
                   monitor=str(tmp_path / "mon.sock"))
     # The tree: four devices, each with its driver; serio0 below the i8042.
     assert {"platform", "serio"} <= set(sh(k, "ls /sys/bus").split())
@@ -52,6 +53,21 @@ def test_platform_and_serio_buses(boot_with, tmp_path):
     assert cat(k, "/sys/class/rtc/rtc0/time").startswith("03:0")
     assert 1893553445 <= int(cat(k, "/sys/class/rtc/rtc0/since_epoch")) < 1893553445 + 120
     assert cat(k, "/sys/class/rtc/rtc0/hctosys") == "1"
+    # virtio_rng on the virtio bus, as hw_random (10:183) in the misc class.
+    assert readlink(k, "/sys/bus/virtio/devices/virtio0/driver").endswith("drivers/virtio_rng")
+    assert readlink(k, "/sys/class/misc/hw_random") == "../../devices/virtual/misc/hw_random"
+    assert cat(k, "/sys/class/misc/hw_random/dev") == "10:183"
+    assert cat(k, "/sys/class/misc/hw_random/rng_current") == "virtio_rng.0"
+    assert cat(k, "/sys/class/misc/hw_random/rng_available") == "virtio_rng.0"
+    assert k.run("echo nosuch > /sys/class/misc/hw_random/rng_current") == \
+        "echo: write error: No such device\n"
+    assert sh(k, "echo virtio0 > /sys/bus/virtio/drivers/virtio_rng/unbind") == ""
+    assert sh(k, "ls /sys/class/misc") == ""	# hw_random goes with its last source
+    k.run("trace on")
+    out = k.run("echo virtio0 > /sys/bus/virtio/drivers/virtio_rng/bind")
+    k.run("trace off")
+    assert "trace: hwrng_register virtio_rng.0 early bytes read" in out	# the device answered
+    assert cat(k, "/sys/class/misc/hw_random/rng_current") == "virtio_rng.0"
     events = sh(k, "udevadm monitor --journal -p")
     assert "add      /devices/platform/serial8250 (platform)" in events
     assert "MODALIAS=serio:ty06pr00id00ex00\n" in events

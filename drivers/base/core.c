@@ -478,7 +478,8 @@ static void device_create_release(struct device *dev)
 }
 
 static struct device *device_create_vargs(struct class *cls, struct device *parent,
-					  dev_t devt, void *drvdata, const char *fmt,
+					  dev_t devt, void *drvdata,
+					  const struct attribute_group **groups, const char *fmt,
 					  va_list ap)
 {
 	struct device *dev;
@@ -494,6 +495,7 @@ static struct device *device_create_vargs(struct class *cls, struct device *pare
 	dev->class = cls;
 	dev->parent = parent;
 	dev->devt = devt;
+	dev->groups = groups;
 	dev_set_drvdata(dev, drvdata);
 	n = vsnprintf(dev->bus_id, BUS_ID_SIZE, fmt, ap);
 	err = n >= BUS_ID_SIZE ? -ENAMETOOLONG : n <= 0 ? -EINVAL : device_add(dev);
@@ -512,7 +514,20 @@ struct device *device_create(struct class *cls, struct device *parent, dev_t dev
 	va_list ap;
 
 	va_start(ap, fmt);
-	dev = device_create_vargs(cls, parent, devt, drvdata, fmt, ap);
+	dev = device_create_vargs(cls, parent, devt, drvdata, NULL, fmt, ap);
+	va_end(ap);
+	return dev;
+}
+
+struct device *device_create_with_groups(struct class *cls, struct device *parent, dev_t devt,
+					 void *drvdata, const struct attribute_group **groups,
+					 const char *fmt, ...)
+{
+	struct device *dev;
+	va_list ap;
+
+	va_start(ap, fmt);
+	dev = device_create_vargs(cls, parent, devt, drvdata, groups, fmt, ap);
 	va_end(ap);
 	return dev;
 }

@@ -216,6 +216,10 @@ void device_remove_file(struct device *dev, struct device_attribute *attr);
  */
 struct device *device_create(struct class *cls, struct device *parent, dev_t devt,
 			     void *drvdata, const char *fmt, ...) __printf(5, 6);
+/* The same, with attribute groups made before the add event (Linux 3.11). */
+struct device *device_create_with_groups(struct class *cls, struct device *parent, dev_t devt,
+					 void *drvdata, const struct attribute_group **groups,
+					 const char *fmt, ...) __printf(6, 7);
 /* Unregisters the device of cls with that dev_t, made by device_create. */
 void device_destroy(struct class *cls, dev_t devt);
 

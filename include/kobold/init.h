@@ -14,6 +14,7 @@ int i8042_init(void);		/* drivers/input/serio/i8042.c: the serio bus too */
 int atkbd_init(void);		/* drivers/input/atkbd.c */
 int rtc_cmos_init(void);	/* drivers/rtc/rtc-cmos.c */
 int vga_init(void);		/* drivers/video/vgacon.c */
+int virtio_rng_init(void);	/* drivers/char/hw_random/virtio-rng.c */
 /* Crashes on purpose when booted with lkdtm.crash=... (drivers/misc/lkdtm.c). */
 void lkdtm_run(void);
 
