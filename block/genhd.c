@@ -15,6 +15,7 @@
  */
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
+#include <kobold/genhd.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -100,6 +101,7 @@ static int block_hotplug(struct class_device *cd, char **envp, int num_envp, cha
 /* The last reference to a disk is gone: its memory goes with it. */
 static void disk_release(struct class_device *cd)
 {
+	kfree(cdev_to_disk(cd)->part);
 	kfree(cdev_to_disk(cd));
 }
 
@@ -128,8 +130,14 @@ int add_disk(struct gendisk *d)
 {
 	int err;
 
-	if (!d->fops || !d->disk_name[0] || d->cdev.kobj.state != KOBJ_STATE_NONE)
+	if (!d->fops || !d->disk_name[0] || d->cdev.kobj.state != KOBJ_STATE_NONE ||
+	    d->minors > DISK_MAX_PARTS)
 		return -EINVAL;
+	if (d->minors > 1 && !d->part) {
+		d->part = kzalloc((size_t)d->minors * sizeof(*d->part));
+		if (!d->part)
+			return -ENOMEM;
+	}
 	d->cdev.class = &block_class;
 	d->cdev.dev = d->driverfs_dev;
 	d->cdev.devt = MKDEV(d->major, d->first_minor);	/* its "dev" file and /dev node */
@@ -147,6 +155,8 @@ int add_disk(struct gendisk *d)
 	pr_info("%s: %llu sectors (%llu KiB)%s\n", d->disk_name,
 		(unsigned long long)d->capacity, (unsigned long long)d->capacity / 2,
 		d->read_only ? ", read-only" : "");
+	if (d->minors > 1)
+		rescan_partitions(d);	/* a table it cannot read leaves the disk whole */
 	return 0;
 }
 
@@ -155,6 +165,7 @@ void del_gendisk(struct gendisk *d)
 {
 	if (WARN(!d->registered, "del_gendisk: %s is not added", d->disk_name))
 		return;
+	delete_partitions(d);	/* children first: their remove events before the disk's */
 	d->dead = true;
 	d->registered = false;
 	list_del_init(&d->list);
@@ -216,6 +227,7 @@ int genhd_init(void)
 	if (err)
 		return err;
 	kobject_set_name(&block_subsys.kobj, "block");
+	block_subsys.hotplug_ops = &part_hotplug_ops;	/* the partitions' events */
 	err = kset_register(&block_subsys);
 	if (err)
 		class_unregister(&block_class);

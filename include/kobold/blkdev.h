@@ -17,6 +17,7 @@
 enum req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH };
 
 struct gendisk;
+struct hd_struct;
 
 /*
  * One transfer. The driver's submit either completes it at once or later,
@@ -69,6 +70,8 @@ struct gendisk {
 	const struct block_device_operations *fops;
 	void *private_data;
 	struct device *driverfs_dev;	/* the parent device, for the "device" link */
+	int minors;			/* dev_t's from first_minor: > 1 allows partitions */
+	struct hd_struct **part;	/* [minors]: partition n, or NULL (genhd.h) */
 	struct class_device cdev;	/* its entry in the block class */
 	struct disk_stats stats;
 	struct list_head list;		/* all disks, for lsblk */

@@ -78,13 +78,15 @@ int shell_read_attr(struct sysfs_dirent *sd, char *buf, size_t size)
 	return (int)n;
 }
 
-int shell_write_file(const char *path, const char *data, size_t len, bool append)
+int shell_write_file(const char *path, const char *data, size_t len, bool append,
+		     bool *open_failed)
 {
 	struct file *f;
 	ssize_t n;
 	int err = vfs_open(shell_cwd(), path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC),
 			   0644, &f);
 
+	*open_failed = err != 0;
 	if (err)
 		return err;
 	n = shell_write_all(f, data, len);
