@@ -289,6 +289,13 @@ void uevent_journal_for_each(void (*fn)(const struct uevent_record *rec, void *a
 		fn(&journal[(first + i) % UEVENT_JOURNAL_LEN], arg);
 }
 
+const struct uevent_record *uevent_journal_last(void)
+{
+	if (!journal_count)
+		return NULL;
+	return &journal[(journal_head + UEVENT_JOURNAL_LEN - 1) % UEVENT_JOURNAL_LEN];
+}
+
 unsigned long uevent_journal_dropped(void)
 {
 	return journal_dropped;

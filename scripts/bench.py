@@ -129,8 +129,24 @@ def bench_devmodel():
             out = k.run("bench devmodel %d" % n, timeout=900)
             for op, ns in re.findall(r"devmodel (\w+)\s+N=\d+\s+\d+ us total\s+(\d+) ns/op", out):
                 add("devmodel", "%s N=%d" % (op, n), int(ns), "ns/op")
+        add("console", "Ctrl-C to prompt (median)", ctrl_c_ms(k), "ms")
     finally:
         k.close()
+
+
+def ctrl_c_ms(k, runs=5):
+    """Host time from Ctrl-C during a large `bench devmodel` to the next prompt."""
+    times = []
+    k.child.delaybeforesend = None  # pexpect's default 50 ms pause would count
+    for _ in range(runs):
+        k.send("bench devmodel 100000\r")
+        k.expect(r"bench devmodel 100000\r*\n")
+        time.sleep(1.0)  # tens of thousands registered: a second of undo waits
+        t0 = time.monotonic()
+        k.child.send("\x03")
+        k.wait_prompt()
+        times.append((time.monotonic() - t0) * 1000)
+    return round(statistics.median(times), 1)
 
 
 def attach_linux():

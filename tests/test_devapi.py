@@ -53,7 +53,7 @@ def event_blocks(out):
 def test_events_of_both_kinds_carry_the_same_core_variables(vm):
     vm.run("echo change > /sys/class/vtconsole/vtcon0/uevent")
     vm.run("echo change > /sys/class/sbd/sbd0/uevent")
-    blocks = event_blocks(vm.run("udevadm monitor -p"))
+    blocks = event_blocks(vm.run("udevadm monitor --journal -p"))
     seen = {}
     for b in blocks:
         m = re.match(r"^KERNEL\[[\d.]+\] (\w+) +(\S+) \((\S+)\)$", b[0])

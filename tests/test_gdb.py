@@ -109,8 +109,8 @@ detach
 # The helpers at the prompt, each compared with the shell command after it.
 HELPERS_VS_SHELL = [
     ("kobold-kobjects", "kobjects"),
-    ("kobold-uevents", "udevadm monitor"),
-    ("kobold-uevents -p", "udevadm monitor -p"),
+    ("kobold-uevents", "udevadm monitor --journal"),
+    ("kobold-uevents -p", "udevadm monitor --journal -p"),
     ("kobold-sysfs /sys", "tree /sys"),
     ("kobold-sysfs /sys/class/sbd", "tree /sys/class/sbd"),
 ]

@@ -2,7 +2,8 @@
  * kobject_uevent.h: hotplug events (Linux 2.6's kobject_hotplug). Each event
  * is a list of KEY=VALUE strings: ACTION, DEVPATH, SUBSYSTEM, SEQNUM, then the
  * subsystem's own. Events go to a journal since boot (the shell's
- * `udevadm monitor`) and to in-kernel listeners, where 2.6 ran /sbin/hotplug.
+ * `udevadm monitor --journal`) and to in-kernel listeners (a live `udevadm
+ * monitor` is one), where 2.6 ran /sbin/hotplug.
  */
 #ifndef KOBOLD_KOBJECT_UEVENT_H
 #define KOBOLD_KOBJECT_UEVENT_H
@@ -98,6 +99,8 @@ struct uevent_record {
 /* Oldest first. The records must not be kept past the callback. */
 void uevent_journal_for_each(void (*fn)(const struct uevent_record *rec, void *arg),
 			     void *arg);
+/* The newest record (a listener's event, while it runs), or NULL. */
+const struct uevent_record *uevent_journal_last(void);
 /* Events pushed out of the full journal since boot. */
 unsigned long uevent_journal_dropped(void);
 /* The KEY=VALUE strings of rec: pass NULL for the first; NULL after the last. */

@@ -40,11 +40,11 @@ def code_only(text):
 
 
 def event_block(s, action, devpath):
-    """The variables of the last `action` event for devpath in udevadm monitor -p."""
-    out = s.run("udevadm monitor -p")
+    """The variables of the last `action` event for devpath in udevadm monitor --journal -p."""
+    out = s.run("udevadm monitor --journal -p")
     blocks = [b for b in out.split("\n\n")
               if re.search(r"^KERNEL\[[^]]*\] %s +%s " % (action, re.escape(devpath)), b, re.M)]
-    expect(blocks, "udevadm monitor -p has no %s event for %s (events now go by the "
+    expect(blocks, "udevadm monitor --journal -p has no %s event for %s (events now go by the "
                    "device's own path)" % (action, devpath))
     return blocks[-1].split("\n")[1:]
 

@@ -6,7 +6,7 @@
 #   kobold-sysfs [PATH]         the sysfs tree from memory, as the shell's `tree`
 #   kobold-kobject EXPR|PATH    one kobject: path, refcount, state, parent, release
 #   kobold-kobjects             every live kobject, as the shell's `kobjects`
-#   kobold-uevents [-p]         the event journal, as `udevadm monitor [-p]`
+#   kobold-uevents [-p]         the event journal, as `udevadm monitor --journal [-p]`
 #   $kobold_class_device("sbd0" [, "sbd"])   a struct class_device *
 #   $kobold_kobject("/sys/class/sbd/sbd0")   a struct kobject *
 #   $container_of(ptr, "struct class_device", "kobj")
@@ -575,7 +575,7 @@ only once unlinked), oldest first."""
 class KoboldUevents(KoboldCommand):
     """List the hotplug event journal: kobold-uevents [-p]
 
-The lines of the shell's `udevadm monitor` (with -p: `udevadm monitor -p`),
+The lines of the shell's `udevadm monitor --journal` (with -p: `... -p`),
 oldest first, read from the journal's ring in kernel memory."""
 
     def __init__(self):
