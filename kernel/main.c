@@ -3,6 +3,7 @@
  * multiboot magic and info; each step below depends on the ones before it.
  */
 #include <asm/desc.h>
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/clock.h>
@@ -66,6 +67,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	gdt_init();				/* flat segments we own */
 	idt_init();				/* exceptions now oops instead of rebooting */
 	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
+	apic_init();				/* the local APIC, for MSI-X; the 8259 on its LINT0 */
 	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
 	paging_init();				/* page 0 unmapped: NULL faults */
 	time_init();				/* PIT tick and calibrated TSC */

@@ -44,8 +44,13 @@ def test_kernel_suites_ran_and_exited_with_success():
     assert status == kobold.EXIT_SUCCESS, text[-3000:]
 
 
+# Suites that need the host shim's stand-in for an interrupt (tests/host/shim.c).
+HOST_ONLY_SUITES = ("blk_async.",)
+
+
 def test_kernel_runs_the_same_cases_as_the_host():
-    assert sorted(KERNEL_CASES) == sorted(HOST_CASES)
+    host = [c for c in HOST_CASES if not c.startswith(HOST_ONLY_SUITES)]
+    assert sorted(KERNEL_CASES) == sorted(host)
 
 
 @pytest.mark.parametrize("case", sorted(HOST_CASES))

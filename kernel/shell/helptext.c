@@ -32,6 +32,9 @@ static const struct {
 		  "With CMD, its usage and these lines." },
 	{ "history", "The lines typed, oldest first, numbered (the last 32 are kept).\n"
 		     "Up and Down bring them back to the line being edited." },
+	{ "interrupts", "What Linux prints in /proc/interrupts: per IRQ with a handler, its\n"
+			"count, its controller (XT-PIC: the 8259; PCI-MSI-X: a message to\n"
+			"the local APIC) and the handlers' names; ERR counts spurious ones." },
 	{ "kobjects", "Every kobject whose release has not run: path, refcount, state.\n"
 		      "One unregistered but still referenced shows as deleted." },
 	{ "logout", "As exit: poweroff switches the machine off; in QEMU, Ctrl-A X quits." },
