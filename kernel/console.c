@@ -9,6 +9,7 @@
 #include <kobold/errno.h>
 #include <kobold/signal.h>
 #include <kobold/string.h>
+#include <kobold/workqueue.h>
 
 #define INPUT_SIZE 4096		/* a power of two: the indices wrap with a mask */
 #define CTRL_C 0x03
@@ -17,6 +18,7 @@ static struct console *consoles;
 static char input[INPUT_SIZE];
 static volatile unsigned int in_head, in_tail;	/* written by IRQs, read by the shell */
 static void (*unthrottle)(void);	/* a driver waiting for room in the queue */
+static void (*poll_input)(void);	/* a driver with no input interrupt */
 static volatile bool intr_pending;	/* Ctrl-C arrived and the shell has not taken it */
 static bool intr_echoed;		/* its ^C is on the screen already */
 
@@ -103,23 +105,52 @@ int console_trygetc(void)
 	return c;
 }
 
+/*
+ * Waits for a byte. Queued deferred work (workqueue.h) runs meanwhile, one
+ * item at a time, so a key typed during it waits at most one item.
+ */
+void console_poll_input(void (*fn)(void))
+{
+	poll_input = fn;
+}
+
 int console_getc(void)
 {
 	int c;
 
 	for (;;) {
+		if (poll_input)
+			poll_input();
 		local_irq_disable();
 		c = console_trygetc();
 		if (c >= 0) {
 			local_irq_enable();
 			return c;
 		}
-		safe_halt();	/* sti; hlt: an interrupt cannot slip in between */
+		local_irq_enable();
+		if (run_scheduled_work())
+			continue;
+		local_irq_disable();
+		if (in_tail == in_head && !poll_input)
+			safe_halt();	/* sti; hlt: an interrupt cannot slip in between */
+		local_irq_enable();
+		cpu_relax();
 	}
+}
+
+void console_wait(void)
+{
+	local_irq_disable();
+	if (!work_pending_any() && !intr_pending && !poll_input)
+		safe_halt();
+	local_irq_enable();
+	cpu_relax();
 }
 
 bool signal_pending(void)
 {
+	if (poll_input)
+		poll_input();
 	if (intr_pending && !intr_echoed) {
 		intr_echoed = true;
 		console_puts("^C\n");	/* at once, as a tty echoes it: undoing may take a while */

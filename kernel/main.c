@@ -9,6 +9,7 @@
 #include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/device.h>
+#include <kobold/acpi.h>
 #include <kobold/init.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
@@ -82,9 +83,14 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_err("pci: initialisation failed\n");
 	if (virtio_init())			/* the virtio bus and its PCI transport driver */
 		pr_err("virtio: initialisation failed\n");
+	if (acpi_sci_init() == 0)		/* ACPI mode: the SCI and its events */
+		acpiphp_init();			/* QEMU's device_add/device_del as GPE 1 */
+	if (vtconsole_init())			/* the VGA console's device, in the newer API */
+		pr_err("vtconsole: initialisation failed\n");
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
+	kmod_init();				/* from now on, new devices load their modules */
 	lkdtm_run();				/* a deliberate crash, when asked for */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	shell_run();

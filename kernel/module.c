@@ -142,7 +142,14 @@ static int cmd_modprobe(int argc, char **argv)
 		sh_err("modprobe: ERROR: missing module name.\n");
 		return 1;
 	}
-	err = module_load(argv[1], argc - 2, argv + 2);
+	if (argc == 2 && strcmp(argv[1], "-c") == 0) {
+		kmod_show_aliases();
+		return 0;
+	}
+	if (!find_module(argv[1]) && module_alias_exists(argv[1]))
+		err = request_module(argv[1]);	/* kmod takes an alias for a name */
+	else
+		err = module_load(argv[1], argc - 2, argv + 2);
 	if (err == -ENOENT && !find_module(argv[1])) {
 		sh_err("modprobe: FATAL: Module %s not found.\n", argv[1]);
 		return 1;
@@ -153,7 +160,8 @@ static int cmd_modprobe(int argc, char **argv)
 	}
 	return 0;
 }
-SHELL_COMMAND("modprobe", "NAME [PARAM=VAL...]", "load a module, with parameters", cmd_modprobe);
+SHELL_COMMAND("modprobe", "NAME|ALIAS [PARAM=VAL...] | -c",
+	      "load a module (with parameters), or the modules for a device's alias", cmd_modprobe);
 
 static int cmd_rmmod(int argc, char **argv)
 {

@@ -69,6 +69,24 @@ int add_hotplug_env_var(char **envp, int num_envp, int *cur_index, char *buffer,
 	return 0;
 }
 
+int add_uevent_var(struct kobj_uevent_env *env, const char *format, ...)
+{
+	size_t room = sizeof(env->buf) - (size_t)env->buflen;
+	va_list ap;
+	int n;
+
+	if (WARN(env->envp_idx >= (int)ARRAY_SIZE(env->envp), "add_uevent_var: too many keys"))
+		return -ENOMEM;
+	va_start(ap, format);
+	n = vsnprintf(&env->buf[env->buflen], room, format, ap);
+	va_end(ap);
+	if (WARN(n < 0 || (size_t)n >= room, "add_uevent_var: buffer size too small"))
+		return -ENOMEM;
+	env->envp[env->envp_idx++] = &env->buf[env->buflen];
+	env->buflen += n + 1;
+	return 0;
+}
+
 /* One event being built: NUM_ENVP + 1 slots so envp always ends in NULL. */
 struct uevent_env {
 	char *envp[NUM_ENVP + 1];
@@ -269,6 +287,13 @@ void uevent_journal_for_each(void (*fn)(const struct uevent_record *rec, void *a
 
 	for (i = 0; i < journal_count; i++)
 		fn(&journal[(first + i) % UEVENT_JOURNAL_LEN], arg);
+}
+
+const struct uevent_record *uevent_journal_last(void)
+{
+	if (!journal_count)
+		return NULL;
+	return &journal[(journal_head + UEVENT_JOURNAL_LEN - 1) % UEVENT_JOURNAL_LEN];
 }
 
 unsigned long uevent_journal_dropped(void)

@@ -1,7 +1,7 @@
 # portable.mk: the portable C that builds both into the kernel and into the
 # host test binary (no x86 code, no inline assembly).
 PORTABLE_SRCS := lib/kstrtox.c lib/strutil.c lib/errname.c lib/ktest.c \
-	lib/rbtree.c lib/kobject.c lib/kobject_uevent.c lib/devmodel_trace.c \
+	lib/rbtree.c lib/glob.c kernel/workqueue.c lib/kobject.c lib/kobject_uevent.c lib/devmodel_trace.c \
 	kernel/shell/parse.c kernel/shell/readline.c kernel/shell/full_write.c \
 	$(sort $(wildcard drivers/base/*.c)) $(sort $(wildcard fs/sysfs/*.c)) \
 	block/genhd.c block/blk-core.c

@@ -4,7 +4,11 @@
 Boots the kernel the way `make run` does, runs the shell's `tree /sys`, and
 turns what it prints into a Graphviz graph: classes and their class devices,
 devices (by parent), buses and their drivers, and the sysfs links between
-them (`device`, `driver`, and the bus's lists). Attributes are left out.
+them (`device`, `driver`, and the bus's lists). A class member of the newer
+API is a device (in /sys/devices) that its class's directory links to: a
+dashed "member" edge. The <class> directories that group such devices
+under a parent (/sys/devices/virtual/<class>) are no devices: their
+children hang from the nearest device above. Attributes are left out.
 
 usage: sysfs-graph.py OUT   writes OUT.dot, OUT.svg and OUT.png
        sysfs-graph.py --dot-from TREE_FILE OUT   (no boot: a saved `tree /sys`)
@@ -61,6 +65,8 @@ class Graph:
                 if self.is_dir(cd):
                     self.nodes[cd] = ("classdev", posixpath.basename(cd))
                     self.edges.append((cls, cd, "", "solid"))
+                elif self.entries[cd]:  # a struct device member: a link into /sys/devices
+                    self.edges.append((cls, resolve(cd, self.entries[cd]), "member", "dashed"))
         self.devices("/sys/devices", None)
         for bus in self.children("/sys/bus"):
             self.nodes[bus] = ("bus", posixpath.basename(bus))
@@ -78,9 +84,19 @@ class Graph:
         self.edges = [e for e in self.edges if e[0] in self.nodes and e[1] in self.nodes]
         return self
 
+    def is_glue(self, p):
+        """/sys/devices/virtual/<class> or a <class> directory under a device:
+        a directory with no uevent file whose children have one."""
+        kids = self.children(p)
+        return (p + "/uevent" not in self.entries and kids and
+                all(self.is_dir(k) and k + "/uevent" in self.entries for k in kids))
+
     def devices(self, d, parent):
         for c in self.children(d):
             if not self.is_dir(c):
+                continue
+            if parent and self.is_glue(c):
+                self.devices(c, parent)
                 continue
             self.nodes[c] = ("device", posixpath.basename(c))
             if parent:

@@ -102,6 +102,11 @@ def test_graph_of_a_real_boot(tmp_path):
     assert ("/sys/class/sbd", "/sys/class/sbd/sbd0", "", "solid") in g.edges
     assert ("/sys/devices/pci0000:00", "/sys/devices/pci0000:00/0000:00:00.0", "", "solid") in g.edges
     assert not any(k == "device" and p.endswith("/uevent") for p, k in kinds.items())
+    # the newer API: a class's link to its member device; no node for the <class> glue directory
+    assert kinds.get("/sys/devices/virtual/vtconsole/vtcon0") == "device", kinds
+    assert "/sys/devices/virtual/vtconsole" not in kinds, kinds
+    assert ("/sys/class/vtconsole", "/sys/devices/virtual/vtconsole/vtcon0", "member", "dashed") in g.edges
+    assert ("/sys/devices/virtual", "/sys/devices/virtual/vtconsole/vtcon0", "", "solid") in g.edges
     dot = tmp_path / "g.dot"
     dot.write_text(g.dot())
     assert shutil.which("dot"), "Graphviz is missing: sudo apt-get install graphviz"

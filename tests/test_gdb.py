@@ -109,8 +109,8 @@ detach
 # The helpers at the prompt, each compared with the shell command after it.
 HELPERS_VS_SHELL = [
     ("kobold-kobjects", "kobjects"),
-    ("kobold-uevents", "udevadm monitor"),
-    ("kobold-uevents -p", "udevadm monitor -p"),
+    ("kobold-uevents", "udevadm monitor --journal"),
+    ("kobold-uevents -p", "udevadm monitor --journal -p"),
     ("kobold-sysfs /sys", "tree /sys"),
     ("kobold-sysfs /sys/class/sbd", "tree /sys/class/sbd"),
 ]
@@ -122,6 +122,7 @@ HELPERS_MORE = [
     'p $kobold_class_device("vda")->class_id',
     'p $kobold_kobject("/sys/class/block")->k_name',
     'p $container_of($kobold_kobject("/sys/class/sbd/sbd0"), "struct class_device", "kobj")',
+    "kobold-kobject /sys/class/vtconsole/vtcon0",
 ]
 SHELL_MORE = ["ls /sys/class", "ls -l /sys/class/block", "ls -l /sys/class/sbd"]
 
@@ -345,6 +346,17 @@ def test_registrations_helpers_and_last_reference(vm_with_disk):
         assert sorted(classes[cls]) == dirs, got["kobold-classes"]
         for dev, refs_state in classes[cls].items():
             assert kobjects["/class/%s/%s" % (cls, dev)] == refs_state, (dev, got["kobold-classes"])
+    # the newer API's members: struct devices, listed with their /sys/devices path
+    m = re.search(r"^    vtcon0\s+-\s+refs (\d+)\s+(\S+)\s+\(struct device \*\) 0x[0-9a-f]+ -> (\S+)$",
+                  got["kobold-classes"], re.M)
+    assert m, got["kobold-classes"]
+    assert m.group(3) == "/devices/virtual/vtconsole/vtcon0", got["kobold-classes"]
+    assert kobjects[m.group(3)] == (int(m.group(1)), m.group(2)), got["kobold-classes"]
+    vt = got["kobold-kobject /sys/class/vtconsole/vtcon0"]
+    assert "  in:       (struct device *) 0x" in vt, vt
+    assert "  path:     /devices/virtual/vtconsole/vtcon0\n" in vt + "\n", vt
+    assert "'/devices/virtual/vtconsole'" in vt, vt
+    assert "  release:  device_release -> device_create_release (the device's)" in vt, vt
 
     one = got["kobold-kobject /sys/class/sbd/sbd0"]
     refs, state = kobjects["/class/sbd/sbd0"]

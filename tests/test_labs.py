@@ -237,3 +237,19 @@ def test_lab5_starter_works_until_an_allocation_fails(base, workdir):
     assert "FAIL  failslab over every allocation" in r.stdout, r.stdout
     assert "BUG: kmalloc:" in r.stdout, r.stdout  # the checklist shows what the kernel reported
     shutil.rmtree(starter, ignore_errors=True)
+
+
+def test_lab6_starter_works_but_is_not_ported(base, workdir):
+    """The lab 6 starter (the article's API) works and does not leak; the checks of the
+    new places, the new DEVPATH and the source fail, and only those."""
+    tree, _ = base
+    starter = os.path.join(workdir, "lab6-starter")
+    shutil.copytree(tree, starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab6", "kthermo.c"), os.path.join(starter, "drivers/misc/kthermo.c"))
+    r = checker(starter, 6, build(starter))
+    assert r.returncode == 1, r.stdout
+    for ok in ["rmmod kthermo removes", "100 rmmod/modprobe cycles", "modprobe kthermo nr=9"]:
+        assert "PASS  " + ok in r.stdout, r.stdout
+    assert r.stdout.count("FAIL  ") == 6, r.stdout
+    assert "still uses the article's API: class_device" in r.stdout, r.stdout
+    shutil.rmtree(starter, ignore_errors=True)

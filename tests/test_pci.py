@@ -45,7 +45,7 @@ def test_function_events_carry_linux_keys(boot_with, tmp_path):
                 "PCI_SLOT_NAME=0000:00:04.0",
                 "MODALIAS=pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00"]:
         assert key in keys, keys
-    events = sh(k, "udevadm monitor -p")
+    events = sh(k, "udevadm monitor --journal -p")
     assert "DEVPATH=/devices/pci0000:00/0000:00:04.0\n" in events
     assert "SUBSYSTEM=pci\n" in events
 

@@ -48,11 +48,11 @@ def same(a, b):
 
 
 def new_events(k, since):
-    """The events after seqnum since, as (action, devpath) from udevadm monitor."""
+    """The events after seqnum since, as (action, devpath) from udevadm monitor --journal."""
     now = int(k.run("cat /sys/kernel/uevent_seqnum"))
     if now == since:
         return [], now
-    lines = k.run("udevadm monitor").strip().split("\n")[-(now - since):]
+    lines = k.run("udevadm monitor --journal").strip().split("\n")[-(now - since):]
     events = [tuple(re.match(r"KERNEL\[[\d.]+\] (\w+)\s+(\S+)", l).groups()) for l in lines]
     return events, now
 
@@ -303,8 +303,9 @@ def walk_cases(vda_pci):
         "tree": [((), "tree /sys/class/block", ())],
         "readlink": [((), "readlink /sys/class/block/vda/device", ()),
                      ((), "readlink -f /sys/class/block/vda/driver", ())],
-        # not `udevadm monitor`: it follows events until Ctrl-C
+        # not plain `udevadm monitor`: it follows events until Ctrl-C
         "udevadm": [((), "udevadm info /sys/class/block/vda", ()),
+                    ((), "udevadm monitor --journal -p", ()),
                     ((), "udevadm info -a /sys/class/block/vda", ()),
                     ((), "udevadm info -a %s" % pci, ())],
         "kobjects": [((), "kobjects", ())],

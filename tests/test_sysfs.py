@@ -173,9 +173,9 @@ def test_udevadm_info_and_monitor(kernel):
     walk = kernel.run("udevadm info -a /sys/class/block/sbd0")
     assert "looking at device '/class/block/sbd0':" in walk
     assert 'ATTR{size}=="8192"' in walk
-    mon = kernel.run("udevadm monitor")
+    mon = kernel.run("udevadm monitor --journal")
     assert re.search(r"^KERNEL\[\d+\.\d{6}\] add      /class/block/sbd0 \(block\)$", mon, re.M), mon
-    props = kernel.run("udevadm monitor -p")
+    props = kernel.run("udevadm monitor --journal -p")
     block = props[props.index("add      /class/block/sbd0"):].split("\n\n")[0]
     for key in ["ACTION=add", "DEVPATH=/class/block/sbd0", "SUBSYSTEM=block", "SEQNUM=",
                 "MAJOR=" + major, "MINOR=" + minor, "DEVNAME=sbd0"]:
@@ -189,7 +189,7 @@ def test_uevent_file_sends_events(kernel):
     kernel.run("echo change > /sys/class/block/sbd0/uevent")
     after = kernel.run("cat /sys/kernel/uevent_seqnum").strip()
     assert int(after) == int(before) + 1
-    assert "change   /class/block/sbd0 (block)" in kernel.run("udevadm monitor")
+    assert "change   /class/block/sbd0 (block)" in kernel.run("udevadm monitor --journal")
     assert "Invalid argument" in kernel.run("echo explode > /sys/class/block/sbd0/uevent")
     assert kernel.run("cat /sys/kernel/uevent_seqnum").strip() == after
 

@@ -4,20 +4,13 @@
  * control block), \_S5 in the DSDT §7.4.2; SLP_EN is bit 13 of PM1 control.
  */
 #include <asm/io.h>
+#include <kobold/acpi.h>
 #include <kobold/panic.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
 
 #define SLP_EN (1u << 13)
-
-struct acpi_header {
-	char signature[4];
-	u32 length;
-	u8 revision, checksum;
-	char oem[6], oem_table[8];
-	u32 oem_rev, creator, creator_rev;
-} __packed;
 
 struct rsdp {
 	char signature[8];
@@ -49,7 +42,7 @@ static const struct rsdp *find_rsdp(void)
 	return NULL;
 }
 
-static const struct acpi_header *find_table(const char *sig)
+const struct acpi_header *acpi_find_table(const char *sig)
 {
 	const struct rsdp *rsdp = find_rsdp();
 	const struct acpi_header *rsdt;
@@ -88,7 +81,7 @@ static int s5_sleep_type(const struct acpi_header *dsdt)
 
 __noreturn void machine_power_off(void)
 {
-	const struct acpi_header *fadt = find_table("FACP");
+	const struct acpi_header *fadt = acpi_find_table("FACP");
 	int slp_typ = 0;
 	u32 pm1a = 0;
 

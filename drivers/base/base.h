@@ -14,6 +14,10 @@ void bus_remove_device(struct device *dev);
 bool bus_is_registered(const struct bus_type *bus);
 extern struct kobj_type ktype_driver;
 
+/* A struct device member joins or leaves its class and the class's interfaces. */
+void class_add_device(struct device *dev);
+void class_remove_device(struct device *dev);
+
 int driver_probe_device(struct device_driver *drv, struct device *dev);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <kobold/device.h>
 #include <kobold/errno.h>
+#include <kobold/slab.h>
 #include <kobold/string.h>
 
 #include "base.h"
@@ -95,6 +96,7 @@ int class_register(struct class *cls)
 		return -EBUSY;
 	}
 	INIT_LIST_HEAD(&cls->children);
+	INIT_LIST_HEAD(&cls->devices);
 	INIT_LIST_HEAD(&cls->interfaces);
 	err = kobject_set_name(&cls->subsys.kobj, "%s", cls->name);
 	if (err)
@@ -121,10 +123,40 @@ int class_register(struct class *cls)
  */
 void class_unregister(struct class *cls)
 {
-	WARN(!list_empty(&cls->children),
+	WARN(!list_empty(&cls->children) || !list_empty(&cls->devices),
 	     "class '%s': class_unregister with class devices still registered", cls->name);
 	devmodel_trace_kobj("class_unregister", &cls->subsys.kobj, NULL);
 	kset_unregister(&cls->subsys);
+}
+
+static void class_create_release(struct class *cls)
+{
+	kfree(cls);
+}
+
+struct class *class_create(struct module *owner, const char *name)
+{
+	struct class *cls = kzalloc(sizeof(*cls));
+	int err;
+
+	if (!cls)
+		return ERR_PTR(-ENOMEM);
+	cls->name = name;	/* not copied, as Linux: a string that outlives the class */
+	cls->owner = owner;
+	cls->class_release = class_create_release;
+	err = class_register(cls);
+	if (err) {
+		kfree(cls);
+		return ERR_PTR(err);
+	}
+	return cls;
+}
+
+void class_destroy(struct class *cls)
+{
+	if (IS_ERR_OR_NULL(cls))
+		return;
+	class_unregister(cls);
 }
 
 /* ---- struct class_device ---- */
@@ -322,6 +354,45 @@ static void interface_remove(struct class_interface *intf, struct class_device *
 		intf->remove(cd);
 }
 
+/* The same two for struct device members, through add_dev and remove_dev. */
+static int interface_add_dev(struct class_interface *intf, struct device *dev)
+{
+	int err = 0;
+
+	devmodel_trace_kobj("class_interface_add", &dev->kobj, NULL);
+	if (intf->add_dev)
+		err = intf->add_dev(dev);
+	if (err)
+		pr_warn("class_interface: add_dev for %s failed: %s\n", dev_name(dev),
+			kstrerror(err));
+	return err;
+}
+
+static void interface_remove_dev(struct class_interface *intf, struct device *dev)
+{
+	devmodel_trace_kobj("class_interface_remove", &dev->kobj, NULL);
+	if (intf->remove_dev)
+		intf->remove_dev(dev);
+}
+
+void class_add_device(struct device *dev)
+{
+	struct class_interface *intf;
+
+	list_add_tail(&dev->class_node, &dev->class->devices);
+	list_for_each_entry(intf, &dev->class->interfaces, node)
+		interface_add_dev(intf, dev);
+}
+
+void class_remove_device(struct device *dev)
+{
+	struct class_interface *intf;
+
+	list_del_init(&dev->class_node);
+	list_for_each_entry(intf, &dev->class->interfaces, node)
+		interface_remove_dev(intf, dev);
+}
+
 int class_device_add(struct class_device *cd)
 {
 	struct class_interface *intf;
@@ -403,7 +474,7 @@ void class_device_unregister(struct class_device *cd)
 
 /* ---- struct class_interface ---- */
 
-/* remove() for each device up to and including last: every one add() saw. */
+/* remove() for each class device up to and including last (NULL: all of them). */
 static void interface_remove_through(struct class_interface *intf,
 				     struct class_device *last)
 {
@@ -414,6 +485,43 @@ static void interface_remove_through(struct class_interface *intf,
 		if (cd == last)
 			return;
 	}
+}
+
+/* remove_dev() for each struct device member up to and including last (NULL: all). */
+static void interface_remove_dev_through(struct class_interface *intf, struct device *last)
+{
+	struct device *dev;
+
+	list_for_each_entry(dev, &intf->class->devices, class_node) {
+		interface_remove_dev(intf, dev);
+		if (dev == last)
+			return;
+	}
+}
+
+/* add() for the class devices, then add_dev() for the devices; undone on failure. */
+static int interface_add_all(struct class_interface *intf)
+{
+	struct class_device *cd;
+	struct device *dev;
+	int err;
+
+	list_for_each_entry(cd, &intf->class->children, node) {
+		err = interface_add(intf, cd);
+		if (err) {
+			interface_remove_through(intf, cd);
+			return err;
+		}
+	}
+	list_for_each_entry(dev, &intf->class->devices, class_node) {
+		err = interface_add_dev(intf, dev);
+		if (err) {
+			interface_remove_through(intf, NULL);
+			interface_remove_dev_through(intf, dev);
+			return err;
+		}
+	}
+	return 0;
 }
 
 static bool interface_registered(const struct class_interface *intf)
@@ -427,37 +535,29 @@ static bool interface_registered(const struct class_interface *intf)
  */
 int class_interface_register(struct class_interface *intf)
 {
-	struct class_device *cd;
+	int err;
 
 	if (!intf || !intf->class || intf->class->subsys.kobj.state != KOBJ_STATE_ADDED)
 		return -ENODEV;
 	if (WARN(interface_registered(intf), "class_interface for '%s': registered twice",
 		 intf->class->name))
 		return -EBUSY;
-	list_for_each_entry(cd, &intf->class->children, node) {
-		int err = interface_add(intf, cd);
-
-		if (err) {
-			interface_remove_through(intf, cd);
-			return err;
-		}
-	}
-	list_add_tail(&intf->node, &intf->class->interfaces);
-	return 0;
+	err = interface_add_all(intf);
+	if (!err)
+		list_add_tail(&intf->node, &intf->class->interfaces);
+	return err;
 }
 
 void class_interface_unregister(struct class_interface *intf)
 {
-	struct class_device *cd;
-
 	if (!intf || !intf->class)
 		return;
 	if (WARN(!interface_registered(intf), "class_interface for '%s': not registered",
 		 intf->class->name ? intf->class->name : ""))
 		return;
 	list_del_init(&intf->node);
-	list_for_each_entry(cd, &intf->class->children, node)
-		interface_remove(intf, cd);
+	interface_remove_through(intf, NULL);
+	interface_remove_dev_through(intf, NULL);
 }
 
 int classes_init(void)

@@ -399,6 +399,7 @@ static const struct virtio_device_id id_table[] = {
 	{ VIRTIO_ID_BLOCK, VIRTIO_DEV_ANY_ID },
 	{ 0 },
 };
+MODULE_DEVICE_TABLE(virtio, id_table);
 
 /* What we implement; anything else the device offers stays unacknowledged. */
 static const unsigned int features[] = {

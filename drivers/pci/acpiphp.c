@@ -4,10 +4,17 @@
  * of the PIIX4 power management function (QEMU hw/acpi/pcihp.c,
  * docs/specs/acpi_pci_hotplug.rst), which we use directly. Each register
  * is a bit mask of slots on the selected bus, read and written 32 bits at
- * a time.
+ * a time. QEMU announces a device_add or device_del with general-purpose
+ * event 1, which raises the SCI; the interrupt only queues work, and the
+ * work scans or removes (registering devices may sleep, allocate and call
+ * drivers: not things to do in an interrupt).
  */
 #include <asm/io.h>
+#include <kobold/acpi.h>
+#include <kobold/errno.h>
+#include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/workqueue.h>
 
 #include "pci.h"
 
@@ -41,4 +48,60 @@ void acpiphp_eject_slot(struct pci_bus *bus, unsigned int slot)
 		return;
 	outl(PCIHP_EJECT, 1u << slot);
 	pr_info("pci 0000:00:%02x: slot ejected\n", slot);
+}
+
+#define PCIHP_GPE 1	/* QEMU's GPE for PCI hotplug on bus 0 */
+
+static bool acpiphp_disabled;
+module_param_named(disable, acpiphp_disabled, bool,
+		   "ignore hotplug events: only /sys/bus/pci/rescan finds new functions");
+
+/* Last function first, as a bus is taken down. */
+static void remove_slot(struct pci_bus *bus, unsigned int slot)
+{
+	for (int fn = 7; fn >= 0; fn--) {
+		struct pci_dev *pdev = pci_get_slot(bus, PCI_DEVFN(slot, fn));
+
+		if (pdev && pdev->is_added)
+			pci_stop_and_remove_bus_device(pdev);
+	}
+}
+
+static void acpiphp_check_bus(struct work_struct *work)
+{
+	struct pci_bus *bus = pci_root_bus();
+	u32 up, down;
+
+	if (!bus)
+		return;
+	outl(PCIHP_SEL, 0);
+	up = inl(PCIHP_UP);
+	down = inl(PCIHP_DOWN);
+	pr_debug("acpiphp: hotplug event: slots added %#x, removal asked %#x\n", up, down);
+	for (unsigned int slot = 0; slot < 32; slot++)
+		if (down & (1u << slot))
+			remove_slot(bus, slot);
+	if (up)
+		pci_rescan_bus();
+}
+
+static struct work_struct acpiphp_work;
+
+/* In the SCI: the work does the rest, outside the interrupt. */
+static void acpiphp_gpe(unsigned int gpe, void *context)
+{
+	schedule_work(&acpiphp_work);
+}
+
+void acpiphp_init(void)
+{
+	int err;
+
+	if (acpiphp_disabled || !pcihp_present())
+		return;
+	INIT_WORK(&acpiphp_work, acpiphp_check_bus);
+	err = acpi_install_gpe_handler(PCIHP_GPE, acpiphp_gpe, NULL);
+	if (err)
+		pr_err("acpiphp: no hotplug events (%s): use /sys/bus/pci/rescan\n",
+		       kstrerror(err));
 }

@@ -8,7 +8,9 @@
 #include "pci.h"
 
 #define pci_config_attr(field, fmt)                                  \
-	static ssize_t field##_show(struct device *dev, char *buf)   \
+	static ssize_t field##_show(struct device *dev,             \
+				   struct device_attribute *attr __unused, \
+				   char *buf)                    \
 	{                                                            \
 		return scnprintf(buf, SYSFS_PAGE_SIZE, fmt "\n",     \
 				 to_pci_dev(dev)->field);            \
@@ -23,7 +25,7 @@ pci_config_attr(class, "0x%06x")
 pci_config_attr(irq, "%u")
 
 /* One line per BAR, then the ROM: start, end, flags. */
-static ssize_t resource_show(struct device *dev, char *buf)
+static ssize_t resource_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	struct pci_dev *pdev = to_pci_dev(dev);
 	size_t len = 0;
@@ -40,7 +42,7 @@ static ssize_t resource_show(struct device *dev, char *buf)
 }
 
 /* Linux's modalias file holds the same string as the MODALIAS event key. */
-static ssize_t modalias_show(struct device *dev, char *buf)
+static ssize_t modalias_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	struct pci_dev *pdev = to_pci_dev(dev);
 
@@ -51,7 +53,8 @@ static ssize_t modalias_show(struct device *dev, char *buf)
 }
 
 /* Writing a nonzero number unbinds and unregisters the function. */
-static ssize_t remove_store(struct device *dev, const char *buf, size_t count)
+static ssize_t remove_store(struct device *dev, struct device_attribute *attr __unused,
+			    const char *buf, size_t count)
 {
 	unsigned long val;
 

@@ -66,6 +66,15 @@ static enum irqreturn serial_interrupt(int irq, void *dev)
 	return serial_receive() ? IRQ_HANDLED : IRQ_NONE;
 }
 
+/* Without IRQ 4 the console polls: interrupts stay off at the UART. */
+static void serial_poll(void)
+{
+	unsigned long flags = local_irq_save();
+
+	serial_receive();
+	local_irq_restore(flags);
+}
+
 static struct console serial_console = { .name = "ttyS0", .write = serial_write };
 
 void serial_init(void)
@@ -93,8 +102,11 @@ void serial_init(void)
 /* Input interrupts start once the IDT and PIC are ready. */
 void serial_enable_input(void)
 {
-	if (request_irq(COM1_IRQ, serial_interrupt, "serial", &serial_console))
-		pr_err("serial: no interrupt: input from the serial port is not read\n");
+	if (request_irq(COM1_IRQ, serial_interrupt, "serial", &serial_console)) {
+		pr_err("serial: no interrupt: polling the port for input\n");
+		console_poll_input(serial_poll);
+		return;
+	}
 	outb(COM1 + IER, 0x01);	/* received data available */
 	serial_interrupt(COM1_IRQ, NULL);
 }

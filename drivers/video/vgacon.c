@@ -16,6 +16,7 @@
 static u16 *const screen = (u16 *)0xb8000;
 static int row, col;
 static int esc_state;	/* 0: text, 1: after ESC, 2: inside a CSI sequence */
+static bool bound = true;	/* /sys/class/vtconsole/vtcon0/bind (vtconsole.c) */
 
 static void move_cursor(void)
 {
@@ -100,6 +101,8 @@ static void vga_putc(char c)
 
 static void vga_write(const char *s, size_t n)
 {
+	if (!bound)
+		return;
 	for (size_t i = 0; i < n; i++)
 		vga_putc(s[i]);
 	move_cursor();
@@ -113,4 +116,15 @@ void vgacon_init(void)
 		screen[i] = ATTR | ' ';
 	row = col = 0;
 	register_console(&vga_console);
+}
+
+bool vgacon_bound(void)
+{
+	return bound;
+}
+
+/* Unbound, the screen keeps what it shows and output goes to the serial console only. */
+void vgacon_bind(bool on)
+{
+	bound = on;
 }

@@ -15,24 +15,24 @@
 #define VIRTIO_MAX_DEVICES 64
 static u64 index_used;	/* virtio<N> names in use; the lowest free is reused */
 
-static ssize_t device_show(struct device *dev, char *buf)
+static ssize_t device_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "0x%04x\n", dev_to_virtio(dev)->id.device);
 }
 
-static ssize_t vendor_show(struct device *dev, char *buf)
+static ssize_t vendor_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "0x%04x\n", dev_to_virtio(dev)->id.vendor);
 }
 
-static ssize_t status_show(struct device *dev, char *buf)
+static ssize_t status_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	struct virtio_device *vdev = dev_to_virtio(dev);
 
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "0x%08x\n", vdev->config->get_status(vdev));
 }
 
-static ssize_t modalias_show(struct device *dev, char *buf)
+static ssize_t modalias_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	struct virtio_device *vdev = dev_to_virtio(dev);
 
@@ -41,7 +41,7 @@ static ssize_t modalias_show(struct device *dev, char *buf)
 }
 
 /* One character per feature bit, bit 0 first, as Linux prints them. */
-static ssize_t features_show(struct device *dev, char *buf)
+static ssize_t features_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	struct virtio_device *vdev = dev_to_virtio(dev);
 	int i;

@@ -245,3 +245,28 @@ struct sysfs_dirent *sysfs_open_file_dirent(struct sysfs_open_file *of)
 {
 	return of->sd;
 }
+
+int sysfs_emit(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(buf, SYSFS_PAGE_SIZE, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* Linux warns on an at outside the page; Kobold too, and writes nothing. */
+int sysfs_emit_at(char *buf, int at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (WARN(at < 0 || at >= SYSFS_PAGE_SIZE, "sysfs_emit_at: invalid offset %d", at))
+		return 0;
+	va_start(ap, fmt);
+	n = vscnprintf(buf + at, (size_t)(SYSFS_PAGE_SIZE - at), fmt, ap);
+	va_end(ap);
+	return n;
+}

@@ -21,14 +21,29 @@ unsigned int console_input_room(void);
 /* A driver that stopped reading its device when the queue filled: fn restarts it. */
 void console_throttle(void (*fn)(void));
 void console_input_str(const char *s);
+/*
+ * For an input device whose interrupt could not be had: the console calls
+ * fn to fetch input while it waits for a key and whenever a command checks
+ * for Ctrl-C, instead of sleeping until an interrupt.
+ */
+void console_poll_input(void (*fn)(void));
 /* Next input byte; waits (halting the CPU) until there is one. */
 int console_getc(void);
 /* Next input byte, or -1 at once if none is queued. */
 int console_trygetc(void);
+/*
+ * For a command that waits for events until Ctrl-C: sleeps until the next
+ * interrupt, unless work is queued or a key (Ctrl-C) has already arrived.
+ */
+void console_wait(void);
 
 void serial_init(void);
 void serial_enable_input(void);
 void vgacon_init(void);
+bool vgacon_bound(void);
+void vgacon_bind(bool on);
+/* /sys/class/vtconsole: the VGA console as a struct device (drivers/video/vtconsole.c). */
+int vtconsole_init(void);
 void atkbd_init(void);
 
 #endif

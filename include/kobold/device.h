@@ -6,6 +6,8 @@
 #ifndef KOBOLD_DEVICE_H
 #define KOBOLD_DEVICE_H
 
+#include <kobold/err.h>
+#include <kobold/gfp.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/list.h>
@@ -26,6 +28,9 @@ struct class_device;
 	{ .attr = { .name = #_name, .owner = THIS_MODULE, .mode = _mode },          \
 	  .show = _show, .store = _store }
 #define __ATTR_RO(_name) __ATTR(_name, S_IRUGO, _name##_show, NULL)
+/* Linux 3.11's: NAME_show and NAME_store, modes 0644 and 0200. */
+#define __ATTR_RW(_name) __ATTR(_name, S_IRUGO | S_IWUSR, _name##_show, _name##_store)
+#define __ATTR_WO(_name) __ATTR(_name, S_IWUSR, NULL, _name##_store)
 #define __ATTR_NULL { .attr = { .name = NULL } }	/* ends attribute arrays */
 
 /* ---- buses ---- */
@@ -95,13 +100,34 @@ void device_release_driver(struct device *dev);
 
 /* ---- devices ---- */
 
+/* The attribute itself is passed since Linux 2.6.13, so one show() can serve many. */
 struct device_attribute {
 	struct attribute attr;
-	ssize_t (*show)(struct device *dev, char *buf);
-	ssize_t (*store)(struct device *dev, const char *buf, size_t count);
+	ssize_t (*show)(struct device *dev, struct device_attribute *attr, char *buf);
+	ssize_t (*store)(struct device *dev, struct device_attribute *attr,
+			 const char *buf, size_t count);
 };
 #define DEVICE_ATTR(_name, _mode, _show, _store) \
 	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
+/* Linux 3.11's: dev_attr_NAME from NAME_show and/or NAME_store. */
+#define DEVICE_ATTR_RO(_name) struct device_attribute dev_attr_##_name = __ATTR_RO(_name)
+#define DEVICE_ATTR_RW(_name) struct device_attribute dev_attr_##_name = __ATTR_RW(_name)
+#define DEVICE_ATTR_WO(_name) struct device_attribute dev_attr_##_name = __ATTR_WO(_name)
+
+/*
+ * Linux 3.11's: from NAME_attrs (a NULL-ended array of &dev_attr_X.attr),
+ * NAME_group and NAME_groups, for class->dev_groups or dev->groups.
+ */
+#define __ATTRIBUTE_GROUPS(_name)                                         \
+	static const struct attribute_group *_name##_groups[] = {        \
+		&_name##_group,                                           \
+		NULL,                                                     \
+	}
+#define ATTRIBUTE_GROUPS(_name)                                           \
+	static const struct attribute_group _name##_group = {            \
+		.attrs = _name##_attrs,                                   \
+	};                                                                \
+	__ATTRIBUTE_GROUPS(_name)
 
 struct device {
 	struct list_head bus_list;	/* in bus->devices_list */
@@ -116,6 +142,15 @@ struct device {
 	dev_t devt;	/* if set: a "dev" file "MAJ:MIN" */
 	bool is_root;	/* Kobold: made by root_device_register */
 	void (*release)(struct device *dev);
+	/* The newer API (Linux 2.6.18 on): a device that is a member of a class. */
+	struct class *class;	/* if set: /sys/class/<class>/<name> links here */
+	struct list_head class_node;	/* in class->devices */
+	const struct attribute_group **groups;	/* NULL-ended; made at add */
+	struct list_head devres_head;	/* managed resources (devres.c), newest last */
+	struct kobject *glue;	/* Kobold: the <class> directory it sits in, if any */
+	bool class_held;	/* Kobold: device_add took a reference on class */
+	/* The core's uevent and dev files, owned by the class's module (as class_device's). */
+	struct device_attribute uevent_attr, devt_attr;
 };
 
 static inline struct device *to_dev(struct kobject *kobj)
@@ -133,6 +168,11 @@ static inline void dev_set_drvdata(struct device *dev, void *data)
 	dev->driver_data = data;
 }
 
+static inline const char *dev_name(const struct device *dev)
+{
+	return dev->bus_id;
+}
+
 /*
  * The device must start zeroed. With no parent it goes under
  * /sys/devices/virtual. After device_initialize, drop it with put_device.
@@ -146,6 +186,28 @@ struct device *get_device(struct device *dev);
 void put_device(struct device *dev);
 int device_create_file(struct device *dev, struct device_attribute *attr);
 void device_remove_file(struct device *dev, struct device_attribute *attr);
+
+/*
+ * The newer API: a device of class cls, named by fmt (at most BUS_ID_SIZE - 1
+ * characters, else -ENAMETOOLONG), under parent or /sys/devices/virtual/<class>.
+ * drvdata as Linux 2.6.27 on. Returns the device or an ERR_PTR; the core frees it.
+ */
+struct device *device_create(struct class *cls, struct device *parent, dev_t devt,
+			     void *drvdata, const char *fmt, ...) __printf(5, 6);
+/* Unregisters the device of cls with that dev_t, made by device_create. */
+void device_destroy(struct class *cls, dev_t devt);
+
+/* ---- devres: resources freed when the driver lets go (drivers/base/devres.c) ---- */
+
+void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp);
+void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp);
+void devm_kfree(struct device *dev, const void *p);
+int devm_add_action(struct device *dev, void (*action)(void *), void *data);
+/* As devm_add_action, but on failure runs action(data) at once (Linux 4.6). */
+int devm_add_action_or_reset(struct device *dev, void (*action)(void *), void *data);
+void devm_remove_action(struct device *dev, void (*action)(void *), void *data);
+/* Every managed resource of dev, newest first; the core calls it after remove() or a failed probe(). */
+int devres_release_all(struct device *dev);
 
 /* A device at /sys/devices/NAME (as pci0000:00); NULL on failure (logged). */
 struct device *root_device_register(const char *name);
@@ -175,6 +237,7 @@ struct class {
 	struct module *owner;	/* THIS_MODULE: its devices' uevent and dev files pin it */
 	struct kset subsys;	/* /sys/class/<name> */
 	struct list_head children;	/* class devices, in add order */
+	struct list_head devices;	/* struct device members, in add order */
 	struct list_head interfaces;	/* in registration order */
 	struct class_attribute *class_attrs;	/* arrays ended by __ATTR_NULL */
 	struct class_device_attribute *class_dev_attrs;
@@ -182,6 +245,11 @@ struct class {
 		       char *buffer, int buffer_size);
 	void (*release)(struct class_device *dev);	/* for devices without their own */
 	void (*class_release)(struct class *cls);
+	/* For struct device members (the newer API). */
+	const struct attribute_group **dev_groups;	/* Linux 3.11: made at each add */
+	int (*dev_uevent)(struct device *dev, struct kobj_uevent_env *env);
+	char *(*devnode)(struct device *dev, umode_t *mode);	/* /dev name, if not the device's */
+	void (*dev_release)(struct device *dev);	/* for devices without their own */
 };
 
 struct class_device {
@@ -201,8 +269,10 @@ struct class_device {
 struct class_interface {
 	struct list_head node;
 	struct class *class;
-	int (*add)(struct class_device *dev);
+	int (*add)(struct class_device *dev);	/* for class_device members */
 	void (*remove)(struct class_device *dev);
+	int (*add_dev)(struct device *dev);	/* for struct device members (Linux 6.4's form) */
+	void (*remove_dev)(struct device *dev);
 };
 
 static inline struct class_device *to_class_dev(struct kobject *kobj)
@@ -220,6 +290,9 @@ static inline void class_set_devdata(struct class_device *dev, void *data)
 	dev->class_data = data;
 }
 
+/* A class allocated by the core (Linux 2.6.13); an ERR_PTR on failure. */
+struct class *class_create(struct module *owner, const char *name);
+void class_destroy(struct class *cls);	/* NULL or an ERR_PTR: nothing done */
 int class_register(struct class *cls);
 void class_unregister(struct class *cls);	/* warns and keeps it if devices remain */
 int class_create_file(struct class *cls, const struct class_attribute *attr);

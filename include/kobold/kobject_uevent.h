@@ -2,7 +2,8 @@
  * kobject_uevent.h: hotplug events (Linux 2.6's kobject_hotplug). Each event
  * is a list of KEY=VALUE strings: ACTION, DEVPATH, SUBSYSTEM, SEQNUM, then the
  * subsystem's own. Events go to a journal since boot (the shell's
- * `udevadm monitor`) and to in-kernel listeners, where 2.6 ran /sbin/hotplug.
+ * `udevadm monitor --journal`) and to in-kernel listeners (a live `udevadm
+ * monitor` is one), where 2.6 ran /sbin/hotplug.
  */
 #ifndef KOBOLD_KOBJECT_UEVENT_H
 #define KOBOLD_KOBJECT_UEVENT_H
@@ -30,6 +31,11 @@ extern u64 uevent_seqnum;
  * 0, or the error that kept it from being sent (no seqnum is used then).
  */
 int kobject_hotplug(struct kobject *kobj, enum kobject_action action);
+/* Its name from Linux 2.6.16 on, when "hotplug" became "uevent". */
+static inline int kobject_uevent(struct kobject *kobj, enum kobject_action action)
+{
+	return kobject_hotplug(kobj, action);
+}
 const char *kobject_action_string(enum kobject_action action);
 /* "add", "remove" or "change" (with an optional newline) to an action; else -EINVAL. */
 int kobject_action_type(const char *buf, size_t count, enum kobject_action *type);
@@ -42,6 +48,23 @@ int kobject_action_type(const char *buf, size_t count, enum kobject_action *type
 int add_hotplug_env_var(char **envp, int num_envp, int *cur_index, char *buffer,
 			int buffer_size, int *cur_len, const char *format, ...)
 	__printf(7, 8);
+
+/*
+ * The newer API (Linux 2.6.24): the variables of one event as a struct, so a
+ * callback takes one argument. Limits as 2.6.24 (later kernels allow 64
+ * variables); add_uevent_var warns and returns -ENOMEM when either is full.
+ */
+#define UEVENT_NUM_ENVP 32
+#define UEVENT_BUFFER_SIZE 2048
+
+struct kobj_uevent_env {
+	char *envp[UEVENT_NUM_ENVP];
+	int envp_idx;
+	char buf[UEVENT_BUFFER_SIZE];
+	int buflen;
+};
+
+int add_uevent_var(struct kobj_uevent_env *env, const char *format, ...) __printf(2, 3);
 
 /* The `uevent` attribute: the object's own keys as lines; writing sends an event. */
 ssize_t kobject_uevent_show(struct kobject *kobj, char *buf);
@@ -76,6 +99,8 @@ struct uevent_record {
 /* Oldest first. The records must not be kept past the callback. */
 void uevent_journal_for_each(void (*fn)(const struct uevent_record *rec, void *arg),
 			     void *arg);
+/* The newest record (a listener's event, while it runs), or NULL. */
+const struct uevent_record *uevent_journal_last(void);
 /* Events pushed out of the full journal since boot. */
 unsigned long uevent_journal_dropped(void);
 /* The KEY=VALUE strings of rec: pass NULL for the first; NULL after the last. */

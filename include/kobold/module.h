@@ -39,6 +39,26 @@ struct module_call {
 	static const struct module_call __module_exit_##fn                \
 		__attribute__((used, section("modules"), aligned(4))) = { \
 			THIS_MODULE, KBUILD_MODNAME, NULL, fn }
+/*
+ * The IDs of the devices a module drives, by bus type ("pci", "virtio"),
+ * as in Linux. Linux's build turns each table into alias patterns in
+ * modules.alias (scripts/mod/file2alias.c); here the link collects the
+ * tables and kmod.c makes the same patterns at boot.
+ */
+struct mod_device_table {
+	const char *module;
+	const char *type;
+	const void *table;
+};
+#ifdef MODULE
+#define MODULE_DEVICE_TABLE(type, name)                                           \
+	static const struct mod_device_table __mod_##type##_device_table          \
+		__attribute__((used, section("mod_device_tables"), aligned(4))) = { \
+			KBUILD_MODNAME, #type, &(name) }
+#else
+#define MODULE_DEVICE_TABLE(type, name)	/* built in: nothing to load */
+#endif
+
 #define MODULE_DESCRIPTION(text)
 #define MODULE_VERSION(text)
 
@@ -71,5 +91,17 @@ int module_unload(const char *name);
 bool module_is_loaded(const char *name);
 /* How many pins a loaded module has (lsmod's "Used by"), or -ENOENT. */
 int module_refcount(const char *name);
+
+/*
+ * Loads every module whose alias pattern matches modalias (a device's
+ * MODALIAS, as "virtio:d00000002v00001AF4"): 0 if one did or was loaded
+ * already, -ENOENT if no pattern matches, or a module's init error.
+ */
+int request_module(const char *modalias);
+bool module_alias_exists(const char *modalias);
+/* Makes the aliases and starts loading modules for new devices' events. */
+void kmod_init(void);
+/* `modprobe -c`: "alias PATTERN MODULE" lines. */
+void kmod_show_aliases(void);
 
 #endif

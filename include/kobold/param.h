@@ -24,6 +24,8 @@ struct kernel_param {
 
 extern const struct kernel_param_ops param_ops_int, param_ops_uint, param_ops_bool,
 	param_ops_charp;
+/* module_param(x, bool, ...): stdbool's bool has become _Bool by the time it is pasted. */
+#define param_ops__Bool param_ops_bool
 
 #define __param(mod, pname, var, type, desc)                                      \
 	static const struct kernel_param __param_##pname                          \

@@ -68,6 +68,9 @@ int sysfs_create_link(struct kobject *kobj, struct kobject *target, const char *
 void sysfs_remove_link(struct kobject *kobj, const char *name);
 int sysfs_create_group(struct kobject *kobj, const struct attribute_group *grp);
 void sysfs_remove_group(struct kobject *kobj, const struct attribute_group *grp);
+/* Linux 5.10's: format a show() result into buf (one page); at: where to append. */
+int sysfs_emit(char *buf, const char *fmt, ...) __printf(2, 3);
+int sysfs_emit_at(char *buf, int at, const char *fmt, ...) __printf(3, 4);
 
 /* Builds "/" and "/sys"; called once, first, by driver_init(). */
 int sysfs_init(void);

@@ -12,7 +12,8 @@ static const struct {
 		 "[BS_KiB] [TOTAL_MiB]: bytes, ms, MiB/s and IOPS. Ctrl-C stops it." },
 	{ "bench", "Registers N class devices in a class of their own, looks each up\n"
 		   "by path and unregisters them, timing each phase (ns per operation).\n"
-		   "Ctrl-C stops it; what was registered is unregistered." },
+		   "Ctrl-C stops it at once; what was registered is unregistered as\n"
+		   "deferred work, finished before the next command runs." },
 	{ "cat", "Prints each FILE: for an attribute, what its show() returns now." },
 	{ "cd", "Relative paths, . and .. work; nothing goes above /. The prompt shows\n"
 		"the working directory." },

@@ -11,6 +11,7 @@
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
+#include <kobold/workqueue.h>
 
 #define REDIRECT_MAX 4096	/* an attribute takes at most 4095 bytes anyway */
 
@@ -133,6 +134,7 @@ int shell_execute(const char *line)
 	}
 	if (cmdline.argc == 0)
 		return 0;
+	flush_scheduled_work();	/* what the last command left to undo is done first */
 	c = find_command(cmdline.argv[0]);
 	if (!c) {
 		sh_err("%s: command not found\n", cmdline.argv[0]);

@@ -2,15 +2,18 @@
  * udevadm.c: udevadm info and udevadm monitor as systemd prints them, plus
  * kobjects and trace: the shell's windows onto the device model at work.
  */
+#include <kobold/console.h>
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/printk.h>
 #include <kobold/shell.h>
 #include <kobold/shell_fs.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
+#include <kobold/workqueue.h>
 
 struct udev_buffers {
 	char path[SYSFS_PATH_MAX];
@@ -246,31 +249,105 @@ static int cmd_udevadm_info(int argc, char **argv)
 	return 0;
 }
 
+struct monitor {
+	struct hotplug_listener listener;	/* while following */
+	bool props;		/* -p: the KEY=VALUE lines too */
+	const char *subsystem;	/* --subsystem-match, or NULL for all */
+	u64 printed;		/* the last event's seqnum shown */
+	bool started;		/* an event has been seen */
+};
+
 static void monitor_event(const struct uevent_record *r, void *arg)
 {
-	bool props = *(bool *)arg;
+	struct monitor *m = arg;
 	unsigned long us = (unsigned long)(r->timestamp_ns / 1000);
 
+	if (m->started && r->seqnum <= m->printed)
+		return;
+	if (m->started && r->seqnum > m->printed + 1)
+		sh_printf("(%lu events lost: more came at once than the journal holds)\n",
+			  (unsigned long)(r->seqnum - m->printed - 1));
+	m->started = true;
+	m->printed = r->seqnum;
+	if (m->subsystem && strcmp(r->subsystem, m->subsystem) != 0)
+		return;
 	sh_printf("KERNEL[%lu.%06lu] %-8s %s (%s)\n", us / 1000000, us % 1000000, r->action,
-		  r->devpath, r->subsystem ? r->subsystem : "");
-	if (!props)
+		  r->devpath, r->subsystem);
+	if (!m->props)
 		return;
 	for (const char *v = uevent_record_next_var(r, NULL); v; v = uevent_record_next_var(r, v))
 		sh_printf("%s\n", v);
 	sh_printf("\n");
 }
 
+/* Each event as it is sent, in the middle of the work that sends it. */
+static void monitor_listen(struct hotplug_listener *l, const char *action, char **envp)
+{
+	const struct uevent_record *r = uevent_journal_last();
+
+	if (r)
+		monitor_event(r, container_of(l, struct monitor, listener));
+}
+
+/*
+ * Follows events as they happen, until Ctrl-C. Events come from work that
+ * interrupts queue (a QEMU device_add raises the ACPI SCI; acpiphp's work
+ * scans the bus), and that work runs here, while the monitor waits.
+ */
+static void monitor_follow(struct monitor *m)
+{
+	sh_printf("monitor will print the received events for:\n"
+		  "KERNEL - the kernel uevent\n\n");
+	m->started = true;
+	m->printed = uevent_seqnum;
+	m->listener.name = "udevadm monitor";
+	m->listener.event = monitor_listen;
+	hotplug_listener_register(&m->listener);
+	while (!signal_pending())
+		if (!run_scheduled_work())
+			console_wait();
+	hotplug_listener_unregister(&m->listener);
+}
+
+static int monitor_usage(void)
+{
+	sh_err("usage: udevadm monitor [--journal] [-p|--property] [-k|--kernel] "
+	       "[-s|--subsystem-match=SUBSYSTEM]\n");
+	return 1;
+}
+
 static int cmd_udevadm_monitor(int argc, char **argv)
 {
-	bool props = argc == 3 && (strcmp(argv[2], "-p") == 0 || strcmp(argv[2], "--property") == 0);
+	struct monitor m = { 0 };
+	bool journal = false;
 
-	if (argc > 3 || (argc == 3 && !props)) {
-		sh_err("usage: udevadm monitor [-p]\n");
-		return 1;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-p") == 0 || strcmp(a, "--property") == 0)
+			m.props = true;
+		else if (strcmp(a, "--journal") == 0)
+			journal = true;
+		else if (strcmp(a, "-k") == 0 || strcmp(a, "--kernel") == 0)
+			;	/* kernel events are all there is: no udev daemon runs */
+		else if (strncmp(a, "--subsystem-match=", 18) == 0 && a[18])
+			m.subsystem = a + 18;
+		else if (strcmp(a, "-s") == 0 && i + 1 < argc)
+			m.subsystem = argv[++i];
+		else if (strcmp(a, "-u") == 0 || strcmp(a, "--udev") == 0) {
+			sh_err("udevadm: %s: no udev daemon runs in this kernel: only KERNEL events "
+			       "exist\n", a);
+			return 1;
+		} else
+			return monitor_usage();
+	}
+	if (!journal) {
+		monitor_follow(&m);
+		return 0;
 	}
 	if (uevent_journal_dropped())
 		sh_printf("(%lu older events dropped from the journal)\n", uevent_journal_dropped());
-	uevent_journal_for_each(monitor_event, &props);
+	uevent_journal_for_each(monitor_event, &m);
 	return 0;
 }
 
@@ -280,11 +357,11 @@ static int cmd_udevadm(int argc, char **argv)
 		return cmd_udevadm_info(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "monitor") == 0)
 		return cmd_udevadm_monitor(argc, argv);
-	sh_err("usage: udevadm info [-a] PATH | udevadm monitor [-p]\n");
+	sh_err("usage: udevadm info [-a] PATH | udevadm monitor [--journal] [-p]\n");
 	return 1;
 }
-SHELL_COMMAND("udevadm", "info [-a] PATH | monitor [-p]",
-	      "a device's keys and attributes; the event journal", cmd_udevadm);
+SHELL_COMMAND("udevadm", "info [-a] PATH | monitor [--journal] [-p] [-s SUBSYSTEM]",
+	      "a device's keys and attributes; events, live or since boot", cmd_udevadm);
 
 struct kset_count {
 	const struct kobject *kset;

@@ -17,11 +17,11 @@ INVALID = "echo: write error: Invalid argument"
 
 
 def event_block(s, action, devpath):
-    """The variables of the last `action` event for devpath in udevadm monitor -p."""
-    out = s.run("udevadm monitor -p")
+    """The variables of the last `action` event for devpath in udevadm monitor --journal -p."""
+    out = s.run("udevadm monitor --journal -p")
     blocks = [b for b in out.split("\n\n")
               if re.search(r"^KERNEL\[[^]]*\] %s +%s " % (action, re.escape(devpath)), b, re.M)]
-    expect(blocks, "udevadm monitor -p has no %s event for %s" % (action, devpath))
+    expect(blocks, "udevadm monitor --journal -p has no %s event for %s" % (action, devpath))
     return blocks[-1].split("\n")[1:]
 
 
@@ -55,7 +55,7 @@ def brightness_store(s):
 
 
 def add_event_vars(s):
-    """add events carry LED_NAME and LED_BRIGHTNESS (udevadm monitor -p, cat uevent)"""
+    """add events carry LED_NAME and LED_BRIGHTNESS (udevadm monitor --journal -p, cat uevent)"""
     s.fresh()
     for i in (0, 1):
         env = event_block(s, "add", "/class/kled/led%d" % i)

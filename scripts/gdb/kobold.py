@@ -2,11 +2,11 @@
 # scripts/gdb (lx-...): they read kernel memory only, never call the kernel,
 # so they work at any stop, even inside a half-done registration.
 #
-#   kobold-classes              classes and their class devices
+#   kobold-classes              classes, their class devices and struct device members
 #   kobold-sysfs [PATH]         the sysfs tree from memory, as the shell's `tree`
 #   kobold-kobject EXPR|PATH    one kobject: path, refcount, state, parent, release
 #   kobold-kobjects             every live kobject, as the shell's `kobjects`
-#   kobold-uevents [-p]         the event journal, as `udevadm monitor [-p]`
+#   kobold-uevents [-p]         the event journal, as `udevadm monitor --journal [-p]`
 #   $kobold_class_device("sbd0" [, "sbd"])   a struct class_device *
 #   $kobold_kobject("/sys/class/sbd/sbd0")   a struct kobject *
 #   $container_of(ptr, "struct class_device", "kobj")
@@ -95,6 +95,10 @@ def symbol_name(fn):
         block = block.superblock
     if block is not None and block.function is not None:
         return block.function.print_name
+    # a function with no debug block of its own (a tail call at -O2): the ELF symbol
+    sym = gdb.execute("info symbol %d" % addr, to_string=True).split()
+    if len(sym) >= 2 and sym[1] == "in":
+        return sym[0]
     return "0x%x" % addr
 
 
@@ -165,6 +169,7 @@ CONTAINERS = {
     "ktype_device": ("struct device", "kobj"),
     "ktype_driver": ("struct device_driver", "kobj"),
     "ktype_bus": ("struct bus_type", "subsys.kobj"),
+    "ktype_class_dir": ("struct class_dir", "kobj"),
     "kset_ktype": ("struct kset", "kobj"),
 }
 
@@ -345,6 +350,11 @@ def class_devices(cls):
     return list_for_each_entry(cls["children"], "struct class_device", "node")
 
 
+def class_members(cls):
+    """The newer API's members: struct devices on cls->devices (dev->class_node)."""
+    return list_for_each_entry(cls["devices"], "struct device", "class_node")
+
+
 def find_class_device(name, classname=None):
     found = []
     for cls in all_classes():
@@ -390,11 +400,12 @@ class KoboldCommand(gdb.Command):
 
 
 class KoboldClasses(KoboldCommand):
-    """List the classes and their class devices: kobold-classes [CLASS]
+    """List the classes and their members: kobold-classes [CLASS]
 
 Classes in name order, as `ls /sys/class`; under each its class devices in
 registration order (class->children): class_id, dev_t, refcount, state,
-address."""
+address; then its struct device members (class->devices, the newer API,
+each a link in /sys/class/CLASS) the same way, with their path."""
 
     def __init__(self):
         super().__init__("kobold-classes")
@@ -407,9 +418,11 @@ address."""
             if want and name != want:
                 continue
             devs = list(class_devices(cls))
+            members = list(class_members(cls))
             intfs = list(list_for_each_entry(cls["interfaces"], "struct class_interface", "node"))
+            n = len(devs) + len(members)
             gdb.write("%s: (struct class *) %s, %d device%s, %d interface%s, release %s\n" % (
-                name, kernel_address(cls), len(devs), "" if len(devs) == 1 else "s",
+                name, kernel_address(cls), n, "" if n == 1 else "s",
                 len(intfs), "" if len(intfs) == 1 else "s", symbol_name(cls["release"])))
             for cd in devs:
                 kobj = cd["kobj"].address
@@ -417,9 +430,16 @@ address."""
                 gdb.write("    %-12s %-8s refs %-3u %-8s (struct class_device *) %s\n" % (
                     cd["class_id"].string("latin-1"), devt, kobject_refcount(kobj),
                     kobject_state_name(kobj), kernel_address(cd)))
+            for dev in members:
+                kobj = dev["kobj"].address
+                devt = dev_string(dev["devt"]) if int(dev["devt"]) else "-"
+                gdb.write("    %-12s %-8s refs %-3u %-8s (struct device *) %s -> %s\n" % (
+                    dev["bus_id"].string("latin-1"), devt, kobject_refcount(kobj),
+                    kobject_state_name(kobj), kernel_address(dev), kobject_path(kobj)))
             for intf in intfs:
-                gdb.write("    interface add %s remove %s\n" % (
-                    symbol_name(intf["add"]), symbol_name(intf["remove"])))
+                gdb.write("    interface add %s remove %s add_dev %s remove_dev %s\n" % (
+                    symbol_name(intf["add"]), symbol_name(intf["remove"]),
+                    symbol_name(intf["add_dev"]), symbol_name(intf["remove_dev"])))
 
 
 class KoboldSysfs(KoboldCommand):
@@ -500,7 +520,16 @@ at the last reference (and, for a class device, whose release that calls)."""
 
     @staticmethod
     def delegate(outer):
-        """class_dev_release calls the device's own release, else its class's."""
+        """class_dev_release and device_release call the object's own release,
+        else its class's (release, or dev_release for a struct device)."""
+        if outer and outer[0] == "struct device":
+            dev = outer[1]
+            if int(dev["release"]) != 0:
+                return " -> %s (the device's)" % symbol_name(dev["release"])
+            cls = dev["class"]
+            if int(cls) != 0 and int(cls["dev_release"]) != 0:
+                return " -> %s (class %s)" % (symbol_name(cls["dev_release"]), cstr(cls["name"]))
+            return " -> none: release() will WARN"
         if not outer or outer[0] != "struct class_device":
             return ""
         cd = outer[1]
@@ -546,7 +575,7 @@ only once unlinked), oldest first."""
 class KoboldUevents(KoboldCommand):
     """List the hotplug event journal: kobold-uevents [-p]
 
-The lines of the shell's `udevadm monitor` (with -p: `udevadm monitor -p`),
+The lines of the shell's `udevadm monitor --journal` (with -p: `... -p`),
 oldest first, read from the journal's ring in kernel memory."""
 
     def __init__(self):

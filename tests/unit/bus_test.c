@@ -35,7 +35,7 @@ static ssize_t version_show(struct bus_type *bus, char *buf)
 }
 static BUS_ATTR(version, S_IRUGO, version_show, NULL);
 
-static ssize_t id_show(struct device *dev, char *buf)
+static ssize_t id_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "%s\n", dev->bus_id);
 }

@@ -1,0 +1,51 @@
+/* workqueue.h: deferred work, run later outside the code that queued it. */
+#ifndef KOBOLD_WORKQUEUE_H
+#define KOBOLD_WORKQUEUE_H
+
+#include <kobold/list.h>
+#include <kobold/types.h>
+
+struct work_struct;
+typedef void (*work_func_t)(struct work_struct *work);
+
+/*
+ * A piece of work to run later, as Linux's (2.6.20's signature: the
+ * function gets the work item and finds its object with container_of).
+ * Embed it in the object the work is about.
+ */
+struct work_struct {
+	struct list_head entry;	/* on the pending list while queued */
+	bool pending;
+	work_func_t func;
+};
+
+#define INIT_WORK(w, f)                          \
+	do {                                     \
+		INIT_LIST_HEAD(&(w)->entry);     \
+		(w)->pending = false;            \
+		(w)->func = (f);                 \
+	} while (0)
+
+/*
+ * Queues work to run later; false if it is already queued (it then runs
+ * once). Kobold has one CPU and no threads: queued work runs while the
+ * shell waits for a key (console_getc) and, all of it, before the shell
+ * runs its next command (flush_scheduled_work). A work function may queue
+ * itself again to do a long job in slices.
+ */
+bool schedule_work(struct work_struct *work);
+
+/* Runs the oldest queued work; false if there was none. */
+bool run_scheduled_work(void);
+
+/* Runs queued work, including work that it queues, until none is left. */
+void flush_scheduled_work(void);
+
+/* Takes work off the queue if it has not run yet; true if it was queued. */
+bool cancel_work(struct work_struct *work);
+
+bool work_pending(const struct work_struct *work);
+/* True if any work is queued. */
+bool work_pending_any(void);
+
+#endif

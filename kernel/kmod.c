@@ -1,0 +1,174 @@
+/*
+ * kmod.c: loading a module for a device by its MODALIAS. The aliases are
+ * made at boot from each module's MODULE_DEVICE_TABLE, in the patterns
+ * Linux's file2alias writes to modules.alias; request_module() loads every
+ * module whose pattern matches. A listener stands in for udev's rule that
+ * runs `modprobe $MODALIAS` for each add event: it queues the alias, and
+ * deferred work loads the module after the event, outside the code that
+ * sent it.
+ */
+#include <kobold/errno.h>
+#include <kobold/glob.h>
+#include <kobold/kobject_uevent.h>
+#include <kobold/module.h>
+#include <kobold/pci.h>
+#include <kobold/printk.h>
+#include <kobold/shell.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/virtio.h>
+#include <kobold/workqueue.h>
+
+#define MAX_ALIASES 32
+#define ALIAS_LEN 96
+
+extern const struct mod_device_table __start_mod_device_tables[], __stop_mod_device_tables[];
+
+static struct mod_alias {
+	const char *module;
+	char pattern[ALIAS_LEN];
+} aliases[MAX_ALIASES];
+static int nr_aliases;
+
+/* "%08X", or "*" for a field that matches anything. */
+static void field(char *buf, size_t size, const char *key, u32 v, bool any, int width)
+{
+	size_t n = strlen(buf);
+
+	if (any)
+		scnprintf(buf + n, size - n, "%s*", key);
+	else
+		scnprintf(buf + n, size - n, "%s%0*X", key, width, v);
+}
+
+static void add_alias(const char *module, const char *pattern)
+{
+	if (WARN(nr_aliases == MAX_ALIASES, "kmod: too many aliases"))
+		return;
+	aliases[nr_aliases].module = module;
+	strscpy(aliases[nr_aliases].pattern, pattern, ALIAS_LEN);
+	nr_aliases++;
+}
+
+/* virtio:dDEVICEvVENDOR, as file2alias's do_virtio_entry. */
+static void virtio_aliases(const char *module, const struct virtio_device_id *id)
+{
+	char buf[ALIAS_LEN];
+
+	for (; id->device; id++) {
+		strscpy(buf, "virtio:", sizeof(buf));
+		field(buf, sizeof(buf), "d", id->device, false, 8);
+		field(buf, sizeof(buf), "v", id->vendor, id->vendor == VIRTIO_DEV_ANY_ID, 8);
+		add_alias(module, buf);
+	}
+}
+
+/* pci:vVENDORdDEVICEsvSUBVsdSUBDbcBASEscSUBiIF, as file2alias's do_pci_entry. */
+static void pci_aliases(const char *module, const struct pci_device_id *id)
+{
+	char buf[ALIAS_LEN];
+
+	for (; id->vendor || id->class_mask; id++) {
+		strscpy(buf, "pci:", sizeof(buf));
+		field(buf, sizeof(buf), "v", id->vendor, id->vendor == PCI_ANY_ID, 8);
+		field(buf, sizeof(buf), "d", id->device, id->device == PCI_ANY_ID, 8);
+		field(buf, sizeof(buf), "sv", id->subvendor, id->subvendor == PCI_ANY_ID, 8);
+		field(buf, sizeof(buf), "sd", id->subdevice, id->subdevice == PCI_ANY_ID, 8);
+		field(buf, sizeof(buf), "bc", id->class >> 16, !(id->class_mask & 0xff0000), 2);
+		field(buf, sizeof(buf), "sc", (id->class >> 8) & 0xff, !(id->class_mask & 0xff00), 2);
+		field(buf, sizeof(buf), "i", id->class & 0xff, !(id->class_mask & 0xff), 2);
+		add_alias(module, buf);
+	}
+}
+
+/* modules.alias: every module's device table as patterns. */
+static void build_aliases(void)
+{
+	for (const struct mod_device_table *t = __start_mod_device_tables;
+	     t < __stop_mod_device_tables; t++) {
+		if (strcmp(t->type, "virtio") == 0)
+			virtio_aliases(t->module, t->table);
+		else if (strcmp(t->type, "pci") == 0)
+			pci_aliases(t->module, t->table);
+		else
+			pr_warn("kmod: %s: device table of unknown type %s\n", t->module, t->type);
+	}
+}
+
+int request_module(const char *modalias)
+{
+	int err = -ENOENT;
+
+	for (int i = 0; i < nr_aliases; i++) {
+		if (!glob_match(aliases[i].pattern, modalias))
+			continue;
+		if (module_is_loaded(aliases[i].module)) {
+			err = 0;
+			continue;
+		}
+		err = module_load(aliases[i].module, 0, NULL);
+		if (err)
+			pr_err("kmod: %s for %s: %s\n", aliases[i].module, modalias, kstrerror(err));
+		else
+			pr_info("kmod: loaded %s for %s\n", aliases[i].module, modalias);
+	}
+	return err;
+}
+
+bool module_alias_exists(const char *modalias)
+{
+	for (int i = 0; i < nr_aliases; i++)
+		if (glob_match(aliases[i].pattern, modalias))
+			return true;
+	return false;
+}
+
+/* One add event's MODALIAS, waiting for the work that loads its module. */
+struct autoload {
+	struct work_struct work;
+	char modalias[ALIAS_LEN];
+};
+
+static void autoload_work(struct work_struct *work)
+{
+	struct autoload *a = container_of(work, struct autoload, work);
+
+	if (module_alias_exists(a->modalias))
+		request_module(a->modalias);
+	kfree(a);
+}
+
+static void autoload_event(struct hotplug_listener *l, const char *action, char **envp)
+{
+	struct autoload *a;
+
+	if (strcmp(action, "add") != 0)
+		return;
+	for (; *envp; envp++) {
+		if (strncmp(*envp, "MODALIAS=", 9) != 0)
+			continue;
+		a = kmalloc(sizeof(*a));
+		if (!a) {
+			pr_err("kmod: no memory to load a module for %s\n", *envp + 9);
+			return;
+		}
+		strscpy(a->modalias, *envp + 9, sizeof(a->modalias));
+		INIT_WORK(&a->work, autoload_work);
+		schedule_work(&a->work);
+		return;
+	}
+}
+
+static struct hotplug_listener autoload = { .name = "kmod", .event = autoload_event };
+
+void kmod_init(void)
+{
+	build_aliases();
+	hotplug_listener_register(&autoload);
+}
+
+void kmod_show_aliases(void)
+{
+	for (int i = 0; i < nr_aliases; i++)
+		sh_printf("alias %s %s\n", aliases[i].pattern, aliases[i].module);
+}

@@ -1,0 +1,63 @@
+/* workqueue.c: one queue of deferred work, run when the shell is idle. */
+#include <kobold/irqflags.h>
+#include <kobold/workqueue.h>
+
+static LIST_HEAD(pending_work);
+
+bool schedule_work(struct work_struct *work)
+{
+	unsigned long flags = local_irq_save();
+	bool queued = !work->pending;
+
+	if (queued) {
+		work->pending = true;
+		list_add_tail(&work->entry, &pending_work);
+	}
+	local_irq_restore(flags);
+	return queued;
+}
+
+bool run_scheduled_work(void)
+{
+	unsigned long flags = local_irq_save();
+	struct work_struct *work = NULL;
+
+	if (!list_empty(&pending_work)) {
+		work = list_first_entry(&pending_work, struct work_struct, entry);
+		list_del_init(&work->entry);
+		work->pending = false;	/* before it runs: it may queue itself again */
+	}
+	local_irq_restore(flags);
+	if (work)
+		work->func(work);
+	return work != NULL;
+}
+
+void flush_scheduled_work(void)
+{
+	while (run_scheduled_work())
+		;
+}
+
+bool cancel_work(struct work_struct *work)
+{
+	unsigned long flags = local_irq_save();
+	bool was = work->pending;
+
+	if (was) {
+		list_del_init(&work->entry);
+		work->pending = false;
+	}
+	local_irq_restore(flags);
+	return was;
+}
+
+bool work_pending(const struct work_struct *work)
+{
+	return work->pending;
+}
+
+bool work_pending_any(void)
+{
+	return !list_empty(&pending_work);
+}

@@ -1,0 +1,87 @@
+/* workqueue_test.c: queued work runs once, in order, and may queue itself again. */
+#include <kobold/types.h>
+#include <kobold/ktest.h>
+#include <kobold/workqueue.h>
+
+struct job {
+	struct work_struct work;
+	int runs;
+	int slices;	/* how many more times it queues itself */
+	int order;	/* when it last ran */
+};
+
+static int clock;
+
+static void job_fn(struct work_struct *work)
+{
+	struct job *j = container_of(work, struct job, work);
+
+	j->runs++;
+	j->order = ++clock;
+	if (j->slices > 0) {
+		j->slices--;
+		schedule_work(&j->work);
+	}
+}
+
+static void workqueue_runs_each_once_in_order(struct ktest *t)
+{
+	struct job a = { 0 }, b = { 0 };
+
+	INIT_WORK(&a.work, job_fn);
+	INIT_WORK(&b.work, job_fn);
+	clock = 0;
+	KTEST_EXPECT_TRUE(t, schedule_work(&a.work));
+	KTEST_EXPECT_TRUE(t, schedule_work(&b.work));
+	KTEST_EXPECT_FALSE(t, schedule_work(&a.work));	/* already queued: runs once */
+	KTEST_EXPECT_TRUE(t, work_pending(&a.work));
+	KTEST_EXPECT_TRUE(t, run_scheduled_work());
+	KTEST_EXPECT_EQ(t, a.runs, 1);
+	KTEST_EXPECT_EQ(t, b.runs, 0);
+	flush_scheduled_work();
+	KTEST_EXPECT_EQ(t, a.runs, 1);
+	KTEST_EXPECT_EQ(t, b.runs, 1);
+	KTEST_EXPECT_TRUE(t, a.order < b.order);
+	KTEST_EXPECT_FALSE(t, run_scheduled_work());
+}
+
+static void workqueue_flush_runs_slices_it_queues(struct ktest *t)
+{
+	struct job a = { .slices = 3 }, b = { 0 };
+
+	INIT_WORK(&a.work, job_fn);
+	INIT_WORK(&b.work, job_fn);
+	clock = 0;
+	schedule_work(&a.work);
+	schedule_work(&b.work);
+	flush_scheduled_work();
+	KTEST_EXPECT_EQ(t, a.runs, 4);
+	KTEST_EXPECT_EQ(t, b.runs, 1);
+	KTEST_EXPECT_EQ(t, b.order, 2);	/* a's second slice queued behind b */
+	KTEST_EXPECT_FALSE(t, work_pending(&a.work));
+}
+
+static void workqueue_cancel_takes_it_off(struct ktest *t)
+{
+	struct job a = { 0 };
+
+	INIT_WORK(&a.work, job_fn);
+	KTEST_EXPECT_FALSE(t, cancel_work(&a.work));
+	schedule_work(&a.work);
+	KTEST_EXPECT_TRUE(t, cancel_work(&a.work));
+	flush_scheduled_work();
+	KTEST_EXPECT_EQ(t, a.runs, 0);
+}
+
+static const struct ktest_case workqueue_cases[] = {
+	KTEST_CASE(workqueue_runs_each_once_in_order),
+	KTEST_CASE(workqueue_flush_runs_slices_it_queues),
+	KTEST_CASE(workqueue_cancel_takes_it_off),
+	KTEST_END,
+};
+
+static const struct ktest_suite workqueue_suite = {
+	.name = "workqueue",
+	.cases = workqueue_cases,
+};
+KTEST_SUITE(workqueue_suite);
