@@ -334,6 +334,7 @@ def plot():
 
 def main():
     parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel").split(",")
+    load0 = os.getloadavg()[0]
     make_disk()
     if "boot" in parts:
         kt, kin = boot_seconds(grub=False)
@@ -348,6 +349,8 @@ def main():
     if "devmodel" in parts:
         bench_devmodel()
     print_table()
+    print("host load average (1 min): %.1f at the start, %.1f at the end, on %d CPUs"
+          % (load0, os.getloadavg()[0], os.cpu_count()))
     write_csv()
     plot()
     print("wrote %s/results.csv and throughput.png" % os.path.relpath(OUT, ROOT))
