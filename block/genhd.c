@@ -15,6 +15,7 @@
  */
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
+#include <kobold/genhd.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -57,13 +58,6 @@ void unregister_blkdev(unsigned int major, const char *name)
 	major_names[major] = NULL;
 }
 
-static ssize_t dev_show(struct class_device *cd, char *buf)
-{
-	struct gendisk *d = cdev_to_disk(cd);
-
-	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u:%u\n", d->major, d->first_minor);
-}
-
 static ssize_t size_show(struct class_device *cd, char *buf)
 {
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "%llu\n",
@@ -81,7 +75,6 @@ static ssize_t removable_show(struct class_device *cd, char *buf)
 }
 
 static struct class_device_attribute disk_attrs[] = {
-	__ATTR(dev, S_IRUGO, dev_show, NULL),
 	__ATTR(size, S_IRUGO, size_show, NULL),
 	__ATTR(ro, S_IRUGO, ro_show, NULL),
 	__ATTR(removable, S_IRUGO, removable_show, NULL),
@@ -109,18 +102,17 @@ static struct attribute *queue_attrs[] = {
 
 static const struct attribute_group queue_group = { .name = "queue", .attrs = queue_attrs };
 
-/* The article's hotplug callback: the block class adds the device node's keys. */
+/*
+ * The article's hotplug callback: the block class adds the device node's
+ * name (MAJOR and MINOR come from the class device's dev_t).
+ */
 static int block_hotplug(struct class_device *cd, char **envp, int num_envp, char *buffer,
 			 int buffer_size)
 {
 	struct gendisk *d = cdev_to_disk(cd);
 	int i = 0, len = 0;
 
-	if (add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MAJOR=%u",
-				d->major) ||
-	    add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MINOR=%u",
-				d->first_minor) ||
-	    add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVNAME=%s",
+	if (add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVNAME=%s",
 				d->disk_name))
 		return -ENOMEM;
 	envp[i] = NULL;
@@ -130,6 +122,7 @@ static int block_hotplug(struct class_device *cd, char **envp, int num_envp, cha
 /* The last reference to a disk is gone: its memory goes with it. */
 static void disk_release(struct class_device *cd)
 {
+	kfree(cdev_to_disk(cd)->part);
 	kfree(cdev_to_disk(cd));
 }
 
@@ -160,10 +153,17 @@ int add_disk(struct gendisk *d)
 {
 	int err;
 
-	if (!d->fops || !d->disk_name[0] || d->cdev.kobj.state != KOBJ_STATE_NONE)
+	if (!d->fops || !d->disk_name[0] || d->cdev.kobj.state != KOBJ_STATE_NONE ||
+	    d->minors > DISK_MAX_PARTS)
 		return -EINVAL;
+	if (d->minors > 1 && !d->part) {
+		d->part = kzalloc((size_t)d->minors * sizeof(*d->part));
+		if (!d->part)
+			return -ENOMEM;
+	}
 	d->cdev.class = &block_class;
 	d->cdev.dev = d->driverfs_dev;
+	d->cdev.devt = MKDEV(d->major, d->first_minor);	/* its "dev" file and /dev node */
 	strscpy(d->cdev.class_id, d->disk_name, sizeof(d->cdev.class_id));
 	err = class_device_register(&d->cdev);
 	if (err)
@@ -179,6 +179,8 @@ int add_disk(struct gendisk *d)
 	pr_info("%s: %llu sectors (%llu KiB)%s\n", d->disk_name,
 		(unsigned long long)d->capacity, (unsigned long long)d->capacity / 2,
 		d->read_only ? ", read-only" : "");
+	if (d->minors > 1)
+		rescan_partitions(d);	/* a table it cannot read leaves the disk whole */
 	return 0;
 
 out_group:
@@ -193,6 +195,7 @@ void del_gendisk(struct gendisk *d)
 {
 	if (WARN(!d->registered, "del_gendisk: %s is not added", d->disk_name))
 		return;
+	delete_partitions(d);	/* children first: their remove events before the disk's */
 	d->dead = true;
 	wake_up(&d->wait);	/* submitters waiting for room now fail with -ENODEV */
 	d->registered = false;
@@ -229,6 +232,18 @@ struct gendisk *get_gendisk_by_name(const char *name)
 	return NULL;
 }
 
+struct gendisk *get_gendisk(dev_t devt)
+{
+	struct gendisk *d;
+
+	list_for_each_entry(d, &all_disks, list)
+		if (d->cdev.devt == devt) {
+			class_device_get(&d->cdev);
+			return d;
+		}
+	return NULL;
+}
+
 void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg)
 {
 	struct gendisk *d;
@@ -244,6 +259,7 @@ int genhd_init(void)
 	if (err)
 		return err;
 	kobject_set_name(&block_subsys.kobj, "block");
+	block_subsys.hotplug_ops = &part_hotplug_ops;	/* the partitions' events */
 	err = kset_register(&block_subsys);
 	if (err)
 		class_unregister(&block_class);

@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import doccheck  # noqa: E402
 
-KNOWN_OPTIONS = {"skip", "continue", "append", "solution", "start", "labs"}
+KNOWN_OPTIONS = {"skip", "continue", "append", "solution", "start", "labs", "disk"}
 
 
 def groups():
@@ -102,6 +102,10 @@ def test_graph_of_a_real_boot(tmp_path):
     assert ("/sys/class/sbd", "/sys/class/sbd/sbd0", "", "solid") in g.edges
     assert ("/sys/devices/pci0000:00", "/sys/devices/pci0000:00/0000:00:00.0", "", "solid") in g.edges
     assert not any(k == "device" and p.endswith("/uevent") for p, k in kinds.items())
+    assert kinds.get("/sys/bus/platform") == "bus" and kinds.get("/sys/bus/serio") == "bus", kinds
+    assert kinds.get("/sys/devices/platform/i8042/serio0") == "device", kinds
+    assert "/sys/devices/platform/i8042/serio0/id" not in kinds	# an attribute group
+    assert ("/sys/devices/platform/i8042", "/sys/devices/platform/i8042/serio0", "", "solid") in g.edges
     # the newer API: a class's link to its member device; no node for the <class> glue directory
     assert kinds.get("/sys/devices/virtual/vtconsole/vtcon0") == "device", kinds
     assert "/sys/devices/virtual/vtconsole" not in kinds, kinds

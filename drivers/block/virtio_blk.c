@@ -19,7 +19,7 @@
 #include <kobold/virtio_blk.h>
 #include <kobold/virtio_config.h>
 
-#define VIRTBLK_MINORS 16		/* per disk, as Linux leaves room for partitions */
+#define VIRTBLK_MINORS 16		/* per disk: the disk and 15 partitions, as Linux */
 #define VIRTBLK_MAX_DISKS 64
 #define VIRTBLK_MAX_SEGS 64		/* data pieces in one request */
 #define VIRTBLK_MAX_SECTORS 256		/* 128 KiB, Linux's default max_sectors_kb */
@@ -177,7 +177,10 @@ static int virtblk_submit(struct gendisk *disk, struct request *rq)
 	return 0;
 }
 
-static const struct block_device_operations virtblk_fops = { .submit = virtblk_submit };
+static const struct block_device_operations virtblk_fops = {
+	.owner = THIS_MODULE,
+	.submit = virtblk_submit,
+};
 
 /* Waits for one of the driver's own requests, for a while: a broken device must not hang us. */
 static int virtblk_wait(struct virtblk_req *vbr)
@@ -292,6 +295,7 @@ static int virtblk_setup_disk(struct virtio_blk *vblk)
 	vblk->disk = disk;
 	disk->major = (unsigned int)virtblk_major;
 	disk->first_minor = (unsigned int)vblk->index * VIRTBLK_MINORS;
+	disk->minors = VIRTBLK_MINORS;
 	virtblk_name(disk->disk_name, sizeof(disk->disk_name), vblk->index);
 	virtio_cread(vblk->vdev, struct virtio_blk_config, capacity, &capacity);
 	set_capacity(disk, capacity);
@@ -383,6 +387,21 @@ static void virtblk_remove(struct virtio_device *vdev)
 	kfree(vblk);
 }
 
+/* Before poweroff: what the device caches goes to the disk, then the device stops. */
+static void virtblk_shutdown(struct virtio_device *vdev)
+{
+	struct virtio_blk *vblk = vdev->priv;
+	int err = blk_rw(vblk->disk, REQ_OP_FLUSH, 0, 0, NULL);
+
+	if (err)
+		pr_err("%s: flush before shutdown failed: %s\n", vblk->disk->disk_name,
+		       kstrerror(err));
+	vdev->config->reset(vdev);
+	virtblk_fail_all(vblk);
+	devmodel_trace("virtblk_shutdown", vblk->disk->disk_name,
+		       err ? "reset (flush failed)" : "flushed, reset");
+}
+
 /* A resize from the host (QEMU's block_resize): the new capacity, nothing else. */
 static void virtblk_config_changed(struct virtio_device *vdev)
 {
@@ -414,6 +433,7 @@ static struct virtio_driver virtio_blk = {
 	.feature_table_size = ARRAY_SIZE(features),
 	.probe = virtblk_probe,
 	.remove = virtblk_remove,
+	.shutdown = virtblk_shutdown,
 	.config_changed = virtblk_config_changed,
 };
 

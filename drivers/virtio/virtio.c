@@ -159,6 +159,11 @@ static int virtio_dev_remove(struct device *dev)
 	return 0;
 }
 
+static void virtio_dev_shutdown(struct device *dev)
+{
+	drv_to_virtio(dev->driver)->shutdown(dev_to_virtio(dev));
+}
+
 void virtio_device_ready(struct virtio_device *vdev)
 {
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_DRIVER_OK);
@@ -217,6 +222,8 @@ int register_virtio_driver(struct virtio_driver *drv)
 	drv->driver.bus = &virtio_bus;
 	drv->driver.probe = virtio_dev_probe;
 	drv->driver.remove = virtio_dev_remove;
+	if (drv->shutdown)
+		drv->driver.shutdown = virtio_dev_shutdown;
 	return driver_register(&drv->driver);
 }
 

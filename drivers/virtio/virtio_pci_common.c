@@ -67,8 +67,10 @@ static void vp_free_msix(struct virtio_pci_device *vp_dev)
 	vp_dev->msix_enabled = false;
 	kfree(vp_dev->msix_entries);
 	kfree(vp_dev->msix_names);
+	kfree(vp_dev->msix_vqs);
 	vp_dev->msix_entries = NULL;
 	vp_dev->msix_names = NULL;
+	vp_dev->msix_vqs = NULL;
 }
 
 void vp_del_vqs(struct virtio_device *vdev)
@@ -80,10 +82,18 @@ void vp_del_vqs(struct virtio_device *vdev)
 		struct virtio_pci_vq_info *info = vq->priv;
 
 		if (info->msix_irq >= 0)
-			free_irq(info->msix_irq, vq);
+			free_irq(info->msix_irq, &vp_dev->msix_vqs[vq->index]);
 		vp_dev->del_vq(vq);
 	}
 	vp_free_msix(vp_dev);
+}
+
+/* A queue's own vector: nothing to ask, its used ring says it all. */
+static enum irqreturn vp_vring_interrupt(int irq, void *opaque)
+{
+	struct virtqueue *vq = *(struct virtqueue **)opaque;
+
+	return vq ? vring_interrupt(irq, vq) : IRQ_NONE;
 }
 
 /* Entry 0 for the config change, 1 + i for queue i, each an IRQ of its own. */
@@ -94,7 +104,8 @@ static int vp_request_msix_vectors(struct virtio_pci_device *vp_dev, unsigned in
 
 	vp_dev->msix_entries = kzalloc(nvec * sizeof(*vp_dev->msix_entries));
 	vp_dev->msix_names = kzalloc(nvec * sizeof(*vp_dev->msix_names));
-	if (!vp_dev->msix_entries || !vp_dev->msix_names)
+	vp_dev->msix_vqs = kzalloc(nvec * sizeof(*vp_dev->msix_vqs));
+	if (!vp_dev->msix_entries || !vp_dev->msix_names || !vp_dev->msix_vqs)
 		goto out;
 	for (unsigned int i = 0; i < nvec; i++)
 		vp_dev->msix_entries[i].entry = (u16)i;
@@ -119,27 +130,37 @@ out:
 	return err;
 }
 
+/*
+ * With MSI-X the queue's vector is requested first: a 1.x queue, once
+ * enabled, stays enabled until a reset, so nothing may fail after it if
+ * the INTx fallback is to set the queue up again.
+ */
 static struct virtqueue *vp_setup_one(struct virtio_pci_device *vp_dev, unsigned int i,
 				      vq_callback_t *callback, const char *name)
 {
 	u16 vec = vp_dev->msix_enabled ? (u16)(i + 1) : VIRTIO_MSI_NO_VECTOR;
-	struct virtqueue *vq = vp_dev->setup_vq(vp_dev, i, callback, name, vec);
 	struct virtio_pci_vq_info *info;
+	struct virtqueue *vq;
+	int irq = -1;
 
-	if (!vq)
-		return NULL;
-	info = vq->priv;
-	info->msix_irq = -1;
-	if (!vp_dev->msix_enabled)
-		return vq;
-	scnprintf(vp_dev->msix_names[i + 1], VIRTIO_PCI_MSIX_NAME_LEN, "%s-%s",
-		  vp_dev->vdev.dev.bus_id, name);
-	if (request_irq(vp_dev->msix_entries[i + 1].vector, vring_interrupt,
-			vp_dev->msix_names[i + 1], vq)) {
-		vp_dev->del_vq(vq);
+	if (vp_dev->msix_enabled) {
+		irq = vp_dev->msix_entries[i + 1].vector;
+		scnprintf(vp_dev->msix_names[i + 1], VIRTIO_PCI_MSIX_NAME_LEN, "%s-%s",
+			  vp_dev->vdev.dev.bus_id, name);
+		if (request_irq(irq, vp_vring_interrupt, vp_dev->msix_names[i + 1],
+				&vp_dev->msix_vqs[i]))
+			return NULL;
+	}
+	vq = vp_dev->setup_vq(vp_dev, i, callback, name, vec);
+	if (!vq) {
+		if (irq >= 0)
+			free_irq(irq, &vp_dev->msix_vqs[i]);
 		return NULL;
 	}
-	info->msix_irq = vp_dev->msix_entries[i + 1].vector;
+	info = vq->priv;
+	info->msix_irq = irq;
+	if (vp_dev->msix_enabled)
+		vp_dev->msix_vqs[i] = vq;
 	return vq;
 }
 
@@ -147,9 +168,10 @@ static int vp_try_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct
 			   vq_callback_t *callbacks[], const char *const names[], bool msix)
 {
 	struct virtio_pci_device *vp_dev = to_vp_device(vdev);
+	int err = msix ? vp_request_msix_vectors(vp_dev, nvqs + 1) : 0;
 
-	if (msix && vp_request_msix_vectors(vp_dev, nvqs + 1))
-		return -ENODEV;
+	if (err)
+		return err;
 	for (unsigned int i = 0; i < nvqs; i++) {
 		vqs[i] = vp_setup_one(vp_dev, i, callbacks[i], names[i]);
 		if (!vqs[i]) {
@@ -162,15 +184,24 @@ static int vp_try_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct
 
 /*
  * MSI-X when the function and the machine have it (modern interface only),
- * else the shared INTx line that vp_interrupt serves by reading ISR.
+ * else the shared INTx line that vp_interrupt serves by reading ISR. A
+ * function without the capability (-EINVAL) or a CPU without a local APIC
+ * (-ENODEV) takes INTx silently; any other failure is said.
  */
 int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],
 		vq_callback_t *callbacks[], const char *const names[])
 {
 	struct virtio_pci_device *vp_dev = to_vp_device(vdev);
+	int err;
 
-	if (vp_dev->config_vector && !vp_try_find_vqs(vdev, nvqs, vqs, callbacks, names, true))
-		return 0;
+	if (vp_dev->config_vector) {
+		err = vp_try_find_vqs(vdev, nvqs, vqs, callbacks, names, true);
+		if (!err)
+			return 0;
+		if (err != -EINVAL && err != -ENODEV)
+			pr_warn("virtio-pci %s: could not set up MSI-X (%s), using INTx\n",
+				pci_name(vp_dev->pci_dev), kstrerror(err));
+	}
 	return vp_try_find_vqs(vdev, nvqs, vqs, callbacks, names, false);
 }
 

@@ -18,6 +18,7 @@
 enum req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH };
 
 struct gendisk;
+struct hd_struct;
 
 /*
  * One transfer (Linux's bio and request in one). The driver's submit either
@@ -39,6 +40,7 @@ struct request {
 };
 
 struct block_device_operations {
+	struct module *owner;	/* pinned while a /dev node of the disk is open */
 	/* Starts rq; returns 0 if accepted (completion follows), else -errno. */
 	int (*submit)(struct gendisk *disk, struct request *rq);
 };
@@ -72,6 +74,8 @@ struct gendisk {
 	const struct block_device_operations *fops;
 	void *private_data;
 	struct device *driverfs_dev;	/* the parent device, for the "device" link */
+	int minors;			/* dev_t's from first_minor: > 1 allows partitions */
+	struct hd_struct **part;	/* [minors]: partition n, or NULL (genhd.h) */
 	struct class_device cdev;	/* its entry in the block class */
 	struct disk_stats stats;
 	struct list_head list;		/* all disks, for lsblk */
@@ -99,6 +103,8 @@ void set_disk_ro(struct gendisk *disk, bool ro);
 
 /* A live disk by name, with a reference (put_disk it), or NULL. */
 struct gendisk *get_gendisk_by_name(const char *name);
+/* The live disk whose number is devt, with a reference (put_disk it), or NULL. */
+struct gendisk *get_gendisk(dev_t devt);
 void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg);
 
 /* Checks a transfer against the disk: 0, -EINVAL (past the end), -EROFS, -ENODEV. */

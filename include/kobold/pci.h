@@ -7,6 +7,7 @@
 #define KOBOLD_PCI_H
 
 #include <kobold/device.h>
+#include <kobold/ioport.h>
 #include <kobold/list.h>
 #include <kobold/types.h>
 
@@ -56,27 +57,9 @@
 #define PCI_SLOT(devfn) (((devfn) >> 3) & 0x1f)
 #define PCI_FUNC(devfn) ((devfn) & 0x07)
 
-/* Resource flags, Linux's values: /sys/.../resource shows them. */
-#define IORESOURCE_IO 0x00000100
-#define IORESOURCE_MEM 0x00000200
-#define IORESOURCE_PREFETCH 0x00002000
-#define IORESOURCE_READONLY 0x00004000
-#define IORESOURCE_SIZEALIGN 0x00040000
-#define IORESOURCE_MEM_64 0x00100000
-
 #define PCI_STD_RESOURCES 6
 #define PCI_ROM_RESOURCE 6
 #define PCI_NUM_RESOURCES 7
-
-struct resource {
-	u64 start, end;		/* inclusive; start == end == 0 when unused */
-	unsigned long flags;
-};
-
-static inline u64 resource_size(const struct resource *r)
-{
-	return r->end - r->start + 1;
-}
 
 #define PCI_ANY_ID (~0u)
 

@@ -88,6 +88,7 @@ struct virtio_pci_device {
 	unsigned int msix_vectors;
 	struct msix_entry *msix_entries;
 	char (*msix_names)[VIRTIO_PCI_MSIX_NAME_LEN];
+	struct virtqueue **msix_vqs;	/* queue i, once set up: its vector's handler reads it */
 	/* The transport's queue setup and teardown; msix_vec is VIRTIO_MSI_NO_VECTOR with INTx. */
 	struct virtqueue *(*setup_vq)(struct virtio_pci_device *vp_dev, unsigned int index,
 				      vq_callback_t *callback, const char *name, u16 msix_vec);

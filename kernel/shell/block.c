@@ -4,7 +4,9 @@
 #include <kobold/blkdev.h>
 #include <kobold/clock.h>
 #include <kobold/errno.h>
+#include <kobold/genhd.h>
 #include <kobold/shell.h>
+#include <kobold/shell_fs.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -32,17 +34,39 @@ static void lsblk_width(struct gendisk *d, void *arg)
 	int *w = arg;
 
 	*w = max(*w, (int)strlen(d->disk_name));
+	for (int n = 1; n < d->minors; n++)
+		if (disk_get_part(d, n))	/* "├─" takes two columns */
+			*w = max(*w, 2 + (int)strlen(kobject_name(&d->part[n]->kobj)));
 }
 
-static void lsblk_row(struct gendisk *d, void *arg)
+static void lsblk_line(int w, const char *tree, const char *name, unsigned int major,
+		       unsigned int minor, int rm, u64 sectors, int ro, const char *type)
 {
-	int *w = arg;
 	char sz[16], mm[16];
 
-	human_size(d->capacity * SECTOR_SIZE, sz, sizeof(sz));
-	scnprintf(mm, sizeof(mm), "%3u:%-3u", d->major, d->first_minor);
-	sh_printf("%-*s %s %2d %6s %2d disk\n", *w, d->disk_name, mm, d->removable, sz,
-		  d->read_only);
+	human_size(sectors * SECTOR_SIZE, sz, sizeof(sz));
+	scnprintf(mm, sizeof(mm), "%3u:%-3u", major, minor);
+	sh_printf("%s%-*s %s %2d %6s %2d %s\n", tree, w - (*tree ? 2 : 0), name, mm, rm, sz, ro,
+		  type);
+}
+
+/* The disk, then its partitions as util-linux draws them (├─vda1, └─vda2). */
+static void lsblk_row(struct gendisk *d, void *arg)
+{
+	int *w = arg, last = 0;
+
+	lsblk_line(*w, "", d->disk_name, d->major, d->first_minor, d->removable, d->capacity,
+		   d->read_only, "disk");
+	for (int n = 1; n < d->minors; n++)
+		last = disk_get_part(d, n) ? n : last;
+	for (int n = 1; n <= last; n++) {
+		struct hd_struct *p = disk_get_part(d, n);
+
+		if (p)
+			lsblk_line(*w, n == last ? "└─" : "├─", kobject_name(&p->kobj), d->major,
+				   d->first_minor + (unsigned int)n, d->removable, p->nr_sects,
+				   d->read_only, "part");
+	}
 }
 
 static int cmd_lsblk(int argc, char **argv)
@@ -107,8 +131,9 @@ static int blk_error(const char *disk, int err)
 	return 1;
 }
 
-static int blk_read(struct gendisk *d, int argc, char **argv)
+static int blk_read(struct block_device *b, int argc, char **argv)
 {
+	const char *name = argv[2];
 	u64 sector, count = 1;
 	u8 *buf;
 	int err;
@@ -121,22 +146,23 @@ static int blk_read(struct gendisk *d, int argc, char **argv)
 	    (argc == 5 && parse_u64(argv[4], "count", &count)))
 		return 1;
 	if (count > 2048)	/* a 1 MiB dump is already more than a terminal wants */
-		return blk_error(d->disk_name, -EINVAL);
-	err = blk_check(d, REQ_OP_READ, sector, count);
+		return blk_error(name, -EINVAL);
+	err = bdev_check(b, REQ_OP_READ, sector, count);
 	if (err)
-		return blk_error(d->disk_name, err);
+		return blk_error(name, err);
 	buf = kmalloc(count * SECTOR_SIZE);
 	if (!buf)
-		return blk_error(d->disk_name, -ENOMEM);
-	err = blk_rw(d, REQ_OP_READ, sector, count, buf);
+		return blk_error(name, -ENOMEM);
+	err = bdev_rw(b, REQ_OP_READ, sector, count, buf);
 	if (!err)
 		err = hexdump(buf, count * SECTOR_SIZE, sector * SECTOR_SIZE);
 	kfree(buf);
-	return err ? blk_error(d->disk_name, err) : 0;
+	return err ? blk_error(name, err) : 0;
 }
 
-static int blk_write(struct gendisk *d, int argc, char **argv)
+static int blk_write(struct block_device *b, int argc, char **argv)
 {
+	const char *name = argv[2];
 	u8 *buf;
 	u64 sector;
 	size_t len = 0;
@@ -150,7 +176,7 @@ static int blk_write(struct gendisk *d, int argc, char **argv)
 		return 1;
 	buf = kzalloc(SECTOR_SIZE);
 	if (!buf)
-		return blk_error(d->disk_name, -ENOMEM);
+		return blk_error(name, -ENOMEM);
 	for (int i = 4; i < argc && len < SECTOR_SIZE; i++) {
 		size_t n = min(strlen(argv[i]), (size_t)SECTOR_SIZE - len);
 
@@ -159,9 +185,9 @@ static int blk_write(struct gendisk *d, int argc, char **argv)
 		if (i + 1 < argc && len < SECTOR_SIZE)
 			buf[len++] = ' ';
 	}
-	err = blk_rw(d, REQ_OP_WRITE, sector, 1, buf);
+	err = bdev_rw(b, REQ_OP_WRITE, sector, 1, buf);
 	kfree(buf);
-	return err ? blk_error(d->disk_name, err) : 0;
+	return err ? blk_error(name, err) : 0;
 }
 
 static int blk_flush(struct gendisk *d, int argc, char **argv)
@@ -176,6 +202,37 @@ static int blk_flush(struct gendisk *d, int argc, char **argv)
 	return err ? blk_error(d->disk_name, err) : 0;
 }
 
+/* A disk by name ("vda") or by its node ("/dev/vda"), with a reference. */
+static struct gendisk *find_disk(const char *arg)
+{
+	struct kstat st;
+
+	if (!strchr(arg, '/'))
+		return get_gendisk_by_name(arg);
+	if (vfs_stat(shell_cwd(), arg, LOOKUP_FOLLOW, &st) || !S_ISBLK(st.mode))
+		return NULL;
+	return get_gendisk(st.rdev);
+}
+
+/* read and write take a partition too; flush and bench whole disks. */
+static int blk_part_cmd(int argc, char **argv)
+{
+	struct block_device b = { 0 };
+	int ret;
+
+	if (strchr(argv[2], '/'))
+		b.bd_disk = find_disk(argv[2]);	/* a node: the whole disk */
+	else if (blkdev_get_by_name(argv[2], &b))
+		b.bd_disk = NULL;
+	if (!b.bd_disk) {
+		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
+		return 1;
+	}
+	ret = !strcmp(argv[1], "read") ? blk_read(&b, argc, argv) : blk_write(&b, argc, argv);
+	blkdev_put(&b);
+	return ret;
+}
+
 static int cmd_blk(int argc, char **argv)
 {
 	struct gendisk *d;
@@ -185,16 +242,14 @@ static int cmd_blk(int argc, char **argv)
 		sh_err("usage: blk read|write|flush|bench DEV ...\n");
 		return 1;
 	}
-	d = get_gendisk_by_name(argv[2]);
+	if (!strcmp(argv[1], "read") || !strcmp(argv[1], "write"))
+		return blk_part_cmd(argc, argv);
+	d = find_disk(argv[2]);
 	if (!d) {
 		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
 		return 1;
 	}
-	if (!strcmp(argv[1], "read"))
-		ret = blk_read(d, argc, argv);
-	else if (!strcmp(argv[1], "write"))
-		ret = blk_write(d, argc, argv);
-	else if (!strcmp(argv[1], "flush"))
+	if (!strcmp(argv[1], "flush"))
 		ret = blk_flush(d, argc, argv);
 	else if (!strcmp(argv[1], "bench"))
 		ret = blk_bench(d, argc, argv);
