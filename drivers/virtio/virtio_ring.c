@@ -150,8 +150,12 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
 
 	if (!total || !data || (total > vvq->vring.num && !vvq->indirect))
 		return -EINVAL;
-	if (vvq->indirect && total > 1 && vq->num_free)
-		table = alloc_indirect(sg, out, total);	/* none: try the ring itself */
+	if (vvq->indirect && total > 1 && vq->num_free) {
+		table = alloc_indirect(sg, out, total);
+		if (!table)	/* the ring's own descriptors will do, if it has room */
+			pr_warn("virtio: %s: could not allocate an indirect table, using %u descriptors of the ring\n",
+				vq->name, total);
+	}
 	if (!table && vq->num_free < total)
 		return -ENOSPC;
 	head = table ? add_indirect(vvq, table, total) : add_direct(vvq, sg, out, total);
