@@ -58,13 +58,6 @@ void unregister_blkdev(unsigned int major, const char *name)
 	major_names[major] = NULL;
 }
 
-static ssize_t dev_show(struct class_device *cd, char *buf)
-{
-	struct gendisk *d = cdev_to_disk(cd);
-
-	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u:%u\n", d->major, d->first_minor);
-}
-
 static ssize_t size_show(struct class_device *cd, char *buf)
 {
 	return scnprintf(buf, SYSFS_PAGE_SIZE, "%llu\n",
@@ -82,25 +75,23 @@ static ssize_t removable_show(struct class_device *cd, char *buf)
 }
 
 static struct class_device_attribute disk_attrs[] = {
-	__ATTR(dev, S_IRUGO, dev_show, NULL),
 	__ATTR(size, S_IRUGO, size_show, NULL),
 	__ATTR(ro, S_IRUGO, ro_show, NULL),
 	__ATTR(removable, S_IRUGO, removable_show, NULL),
 	__ATTR_NULL,
 };
 
-/* The article's hotplug callback: the block class adds the device node's keys. */
+/*
+ * The article's hotplug callback: the block class adds the device node's
+ * name (MAJOR and MINOR come from the class device's dev_t).
+ */
 static int block_hotplug(struct class_device *cd, char **envp, int num_envp, char *buffer,
 			 int buffer_size)
 {
 	struct gendisk *d = cdev_to_disk(cd);
 	int i = 0, len = 0;
 
-	if (add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MAJOR=%u",
-				d->major) ||
-	    add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MINOR=%u",
-				d->first_minor) ||
-	    add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVNAME=%s",
+	if (add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVNAME=%s",
 				d->disk_name))
 		return -ENOMEM;
 	envp[i] = NULL;
@@ -149,6 +140,7 @@ int add_disk(struct gendisk *d)
 	}
 	d->cdev.class = &block_class;
 	d->cdev.dev = d->driverfs_dev;
+	d->cdev.devt = MKDEV(d->major, d->first_minor);	/* its "dev" file and /dev node */
 	strscpy(d->cdev.class_id, d->disk_name, sizeof(d->cdev.class_id));
 	err = class_device_register(&d->cdev);
 	if (err)
@@ -202,6 +194,18 @@ struct gendisk *get_gendisk_by_name(const char *name)
 
 	list_for_each_entry(d, &all_disks, list)
 		if (strcmp(d->disk_name, name) == 0) {
+			class_device_get(&d->cdev);
+			return d;
+		}
+	return NULL;
+}
+
+struct gendisk *get_gendisk(dev_t devt)
+{
+	struct gendisk *d;
+
+	list_for_each_entry(d, &all_disks, list)
+		if (d->cdev.devt == devt) {
 			class_device_get(&d->cdev);
 			return d;
 		}

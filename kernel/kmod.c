@@ -9,6 +9,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/glob.h>
+#include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/module.h>
 #include <kobold/pci.h>
@@ -133,8 +134,10 @@ static void autoload_work(struct work_struct *work)
 {
 	struct autoload *a = container_of(work, struct autoload, work);
 
-	if (module_alias_exists(a->modalias))
+	if (module_alias_exists(a->modalias)) {
+		devmodel_trace("request_module", a->modalias, NULL);
 		request_module(a->modalias);
+	}
 	kfree(a);
 }
 

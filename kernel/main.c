@@ -9,6 +9,7 @@
 #include <kobold/console.h>
 #include <kobold/device.h>
 #include <kobold/acpi.h>
+#include <kobold/fs.h>
 #include <kobold/init.h>
 #include <kobold/input.h>
 #include <kobold/miscdevice.h>
@@ -89,11 +90,16 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	idt_init();				/* exceptions now oops instead of rebooting */
 	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
 	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
+	serial_probe_bios_ports();		/* the BIOS's list of COM ports, in page 0 */
 	paging_init();				/* page 0 unmapped: NULL faults */
 	time_init();				/* PIT tick and calibrated TSC */
 	local_irq_enable();
 	if (driver_init())			/* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
+	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
+		panic("the VFS could not start");
+	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
+	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
 	if (pm_init())				/* /sys/power: state and pm_test */
 		pr_err("PM: /sys/power could not be made\n");
 	pc_devices_init();			/* the legacy devices: serial8250, i8042, rtc_cmos, vga */

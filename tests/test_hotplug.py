@@ -96,3 +96,29 @@ def test_a_new_device_loads_its_module(boot_with, tmp_path):
     assert out == "modprobe: FATAL: Module virtio:d00000004v00001AF4 not found.\n", out
     # Events carry the alias the module is found by.
     assert "MODALIAS=virtio:d00000002v00001AF4\n" in sh(k, "udevadm monitor --journal -p -s virtio")
+
+
+def test_hotplug_cycles_leak_nothing(boot_with, tmp_path):
+    """device_add and device_del, 100 times, with no guest command: memory,
+    kobjects and QEMU's own view back where they started."""
+    mon = str(tmp_path / "mon.sock")
+    img = image(tmp_path, "h.img", 1)
+    k = boot_with(qemu_args=disk(image(tmp_path, "a.img", 1), "d0"), monitor=mon)
+    before = k.snapshot()
+    for i in range(100):
+        # QEMU lets go of the last cycle's image file a moment after the slot goes
+        out = k.monitor("drive_add 0 if=none,id=c%d,file=%s,format=raw,file.locking=off" % (i, img))
+        out += k.monitor("device_add virtio-blk-pci,drive=c%d,id=cyc%d,addr=0x6,serial=C%d" % (i, i, i))
+        assert "Error" not in out, (i, out[-300:])
+        k.expect(r"virtio_blk virtio\d+: \[vdb\] 2048 512-byte logical blocks")
+        k.monitor("device_del cyc%d" % i)
+        k.expect(r"pci 0000:00:06: slot ejected")
+        for _ in range(40):  # QEMU finishes device_del (and frees the image) after the eject
+            if not qemu_has_slot(k, 6):
+                break
+            time.sleep(0.05)
+        assert not qemu_has_slot(k, 6), i
+    after = k.snapshot()
+    for key in ["BytesInUse", "ObjectsInUse", "kobjects"]:
+        assert after[key] == before[key], (key, before[key], after[key])
+    assert after["seqnum"] == before["seqnum"] + 100 * 6  # pci, virtio, block: add and remove

@@ -221,15 +221,17 @@ def test_failslab_walk_modprobe_sbd(boot_with):
     records = walk(k, "modprobe sbd nr=2 size=64", "rmmod sbd",
                    "modprobe: ERROR: could not insert 'sbd': Cannot allocate memory")
     refused = [r for r in records if r[2] == "refused"]
+    # A /dev node that cannot be made is logged and the disk stays, as with Linux's devtmpfs.
+    node_sites = {"ramfs_new_inode"}
     assert len(records) >= 40, records
-    assert len(refused) >= len(records) * 3 // 4, records
+    assert len(refused) >= len([r for r in records if r[1] not in node_sites]) * 3 // 4, records
     assert {"sbd_init", "alloc_disk", "sysfs_create_dir", "sysfs_new_dirent"} <= \
         {r[1] for r in records}, records
     # Another module's class interface may fail its add without failing the disk (logged):
     # a lab's (lab 3's blkinfo_add allocates) as well as blkstat's.
     others = {l.split()[0] + "_add" for l in k.run("lsmod").split("\n")[1:] if l.strip()} - {"sbd_add"}
     degraded = {r[1] for r in records if r[2] == "degraded"} - others
-    assert degraded <= {"kobject_hotplug", "sysfs_new_dirent"}, records
+    assert degraded <= {"kobject_hotplug", "sysfs_new_dirent"} | node_sites, records
     assert shell_lines(k.run("modprobe sbd")) == [] and "sbd0" in k.run("ls /sys/class/block")
 
 
@@ -284,6 +286,7 @@ def walk_cases(vda_pci):
     return {
         "help": [((), "help", ())],
         "echo": [((), "echo hi there", ()),
+                 ((), "echo data > /tmp/f", ("rm -f /tmp/f",)),
                  ((), "echo 1 > " + ro, ("echo 0 > " + ro,)),
                  ((), "echo change > /sys/class/block/vda/uevent", ()),
                  ((), "echo add > /sys/class/sbd/sbd0/uevent", ()),
@@ -322,7 +325,23 @@ def walk_cases(vda_pci):
         "lspci": [((), "lspci", ()), ((), "lspci -n", ())],
         "bench": [((), "bench devmodel 3", ())],
         "blk": [((), "blk read vda 0 2", ()), ((), "blk write sbd1 1 hello", ()),
-                ((), "blk flush vda", ()), ((), "blk bench sbd0 write rand 64 1", ())],
+                ((), "blk flush vda", ()), ((), "blk bench sbd0 write rand 64 1", ()),
+                ((), "blk read /dev/vda 0 1", ())],
+        # the file commands: each failure must leave the files and the memory as they were
+        "mkdir": [((), "mkdir -p /tmp/w/x", ("rm -rf /tmp/w",))],
+        "rmdir": [(("mkdir /tmp/w",), "rmdir /tmp/w", ("rm -rf /tmp/w",))],
+        "touch": [((), "touch /tmp/t", ("rm -f /tmp/t",))],
+        "rm": [(("mkdir -p /tmp/w/x", "touch /tmp/w/x/f"), "rm -r /tmp/w", ("rm -rf /tmp/w",))],
+        "mv": [(("touch /tmp/a",), "mv /tmp/a /tmp/b", ("rm -f /tmp/a /tmp/b",))],
+        "ln": [((), "ln -s /sys/class /tmp/l", ("rm -f /tmp/l",))],
+        "mknod": [((), "mknod /tmp/n c 1 3", ("rm -f /tmp/n",))],
+        "stat": [((), "stat /dev/vda /sys/class/block/vda/dev /tmp", ())],
+        "mount": [((), "mount", ()), ((), "mount -t tmpfs none /mnt", ("umount /mnt",))],
+        "umount": [(("mount -t tmpfs none /mnt",), "umount /mnt", ("umount /mnt",))],
+        "df": [((), "df", ())],
+        "dd": [((), "dd if=/dev/vda of=/tmp/d bs=4k count=2", ("rm -f /tmp/d",)),
+               ((), "dd if=/dev/zero of=/dev/null count=3", ())],
+        "hexdump": [((), "hexdump -C -n 64 /dev/vda", ())],
     }
 
 
@@ -426,12 +445,14 @@ def test_failslab_covers_the_redirection_of_its_command(kernel):
     k = fast(kernel)
     ro = "/sys/class/sbd/sbd0/ro"
     before = state(k)
-    out = k.run("failslab 2 echo 1 > " + ro)
+    # the redirection's allocations: an inode for each of class, sbd, sbd0 and ro on the
+    # way, the open file, sysfs's open file, then sysfs_write's page (the 7th)
+    out = k.run("failslab 7 echo 1 > " + ro)
     assert re.search(r"forcing a failure: kmalloc\(\d+\)\n.* at sysfs_write\+", out), out
     assert shell_lines(out) == ["echo: write error: Cannot allocate memory"], out
     assert k.run("cat " + ro).strip() == "0"
-    out = k.run("failslab 3 echo 1 > " + ro)
-    assert shell_lines(out) == ["failslab: echo made fewer than 3 allocations: nothing failed"], out
+    out = k.run("failslab 8 echo 1 > " + ro)
+    assert shell_lines(out) == ["failslab: echo made fewer than 8 allocations: nothing failed"], out
     assert k.run("cat " + ro).strip() == "1"
     k.run("echo 0 > " + ro)
     assert k.run("failslab").split("\n")[:2] == ["off", "injected: 1"]
@@ -484,7 +505,7 @@ def test_paths_with_many_dot_dots(kernel):
     k.run("cd /sys/class/sbd/sbd0")
     k.run("cd " + ups)
     assert k.cwd() == "/"
-    assert k.run("ls " + "/.." * 300).split() == ["sys"]
+    assert k.run("ls " + "/.." * 300).split() == ["dev", "etc", "mnt", "sys", "tmp"]
     out = k.run("cat /sys/" + "x" * 300)
     assert out.strip() in ("cat: /sys/%s: File name too long" % ("x" * 300),
                            "cat: /sys/%s: No such file or directory" % ("x" * 300)), out
@@ -498,8 +519,9 @@ def test_oversized_writes_to_attributes_are_refused(boot_with):
     k = fast(boot_with("sbd.nr=8"))
     before = state(k)
     assert len(k.run("tree /sys")) > 4096
+    # the whole output goes to store() 4095 bytes at a time, which refuses the first
     assert k.run("tree /sys > /sys/class/sbd/sbd0/ro").strip() == \
-        "tree: write error: File too large"
+        "tree: write error: Invalid argument"
     for cmd in ("help", "udevadm info -a /sys/class/block/sbd0", "kobjects"):
         out = k.run(cmd + " > /sys/class/sbd/sbd0/ro").strip()
         assert out == "%s: write error: Invalid argument" % cmd.split()[0], out

@@ -26,8 +26,8 @@ def test_syntax_errors_are_reported(kernel):
 
 
 def test_redirect_to_missing_file_fails_cleanly(kernel):
-    out = kernel.run("echo 1 > /nonexistent")
-    assert "/nonexistent: No such file or directory" in out
+    out = kernel.run("echo 1 > /nonexistent/file")
+    assert "/nonexistent/file: No such file or directory" in out
 
 
 def test_backspace_and_ctrl_u_edit_the_line(kernel):

@@ -10,6 +10,7 @@
 #include <asm/irq.h>
 #include <kobold/acpi.h>
 #include <kobold/errno.h>
+#include <kobold/kobject.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
@@ -53,6 +54,16 @@ static u16 gpe_status_port(unsigned int gpe)
 	return (u16)(fadt.gpe0 + gpe / 8);
 }
 
+static void trace_gpe(unsigned int gpe)
+{
+	char what[16];
+
+	if (devmodel_trace_enabled()) {
+		scnprintf(what, sizeof(what), "GPE %u", gpe);
+		devmodel_trace("acpi_sci_interrupt", what, NULL);
+	}
+}
+
 static enum irqreturn acpi_sci_interrupt(int irq, void *dev)
 {
 	enum irqreturn ret = IRQ_NONE;
@@ -63,6 +74,7 @@ static enum irqreturn acpi_sci_interrupt(int irq, void *dev)
 		if (!(inb(gpe_status_port(gpe)) & bit) || !(inb(gpe_enable_port(gpe)) & bit))
 			continue;
 		outb(gpe_status_port(gpe), bit);	/* write 1 to clear */
+		trace_gpe(gpe);
 		if (gpe_handlers[gpe].fn)
 			gpe_handlers[gpe].fn(gpe, gpe_handlers[gpe].context);
 		ret = IRQ_HANDLED;

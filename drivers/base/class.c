@@ -4,8 +4,10 @@
  * (/sys/class/<name>), struct class_device (/sys/class/<name>/<class_id>),
  * their attributes, and class interfaces that follow a class's devices.
  */
+#include <kobold/blkdev.h>
 #include <kobold/device.h>
 #include <kobold/errno.h>
+#include <kobold/fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -393,6 +395,12 @@ void class_remove_device(struct device *dev)
 		interface_remove_dev(intf, dev);
 }
 
+/* A node's type, as Linux's devtmpfs tells: the block class's devices are block devices. */
+static umode_t class_device_node_mode(struct class_device *cd)
+{
+	return (cd->class == &block_class ? S_IFBLK : S_IFCHR) | 0600;
+}
+
 int class_device_add(struct class_device *cd)
 {
 	struct class_interface *intf;
@@ -416,6 +424,8 @@ int class_device_add(struct class_device *cd)
 	err = class_device_add_attrs(cd);
 	if (err)
 		goto out_del;
+	if (cd->devt)	/* as device_add: the node exists before the event is sent */
+		devtmpfs_create_node(cd->class_id, class_device_node_mode(cd), cd->devt);
 	kobject_hotplug(&cd->kobj, KOBJ_ADD);	/* 2.6.15's order: event, then interfaces */
 	list_add_tail(&cd->node, &cd->class->children);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
@@ -454,6 +464,8 @@ static bool __class_device_del(struct class_device *cd)
 	list_del_init(&cd->node);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
 		interface_remove(intf, cd);
+	if (cd->devt)
+		devtmpfs_delete_node(cd->class_id, cd->devt);
 	class_device_remove_attrs(cd);
 	kobject_hotplug(&cd->kobj, KOBJ_REMOVE);
 	kobject_del(&cd->kobj);	/* and whatever the driver forgot to remove */

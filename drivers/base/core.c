@@ -4,8 +4,10 @@
  * newer API's class members (device_create, Linux 2.6.18 on), placed as
  * Linux 2.6.25 without CONFIG_SYSFS_DEPRECATED placed them.
  */
+#include <kobold/blkdev.h>
 #include <kobold/device.h>
 #include <kobold/errno.h>
+#include <kobold/fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -354,6 +356,28 @@ static int device_hold_class(struct device *dev)
 	return 0;
 }
 
+/*
+ * The device's /dev node, as Linux's devtmpfs makes it from device_add: its
+ * class's devnode() name and mode if it gives them, else its own name, 0600.
+ */
+static void device_node(struct device *dev, bool add)
+{
+	umode_t mode = 0;
+	char *name;
+
+	if (!dev->devt)
+		return;
+	name = dev->class && dev->class->devnode ? dev->class->devnode(dev, &mode) : NULL;
+	if (add)
+		devtmpfs_create_node(name ? name : dev_name(dev),
+				     (dev->class == &block_class ? S_IFBLK : S_IFCHR) |
+					     (mode ? mode & 0777 : 0600),
+				     dev->devt);
+	else
+		devtmpfs_delete_node(name ? name : dev_name(dev), dev->devt);
+	kfree(name);
+}
+
 int device_add(struct device *dev)
 {
 	int err;
@@ -382,6 +406,7 @@ int device_add(struct device *dev)
 		goto out_del;
 	device_pm_add(dev);
 	devmodel_trace_kobj("device_add", &dev->kobj, NULL);
+	device_node(dev, true);	/* before the event, so a listener can open it */
 	kobject_hotplug(&dev->kobj, KOBJ_ADD);
 	if (dev->bus)
 		device_attach(dev);
@@ -417,6 +442,7 @@ static bool __device_del(struct device *dev)
 	if (dev->class)
 		class_remove_device(dev);	/* the interfaces' remove_dev first */
 	device_release_driver(dev);
+	device_node(dev, false);
 	kobject_hotplug(&dev->kobj, KOBJ_REMOVE);	/* while the device is whole */
 	device_pm_remove(dev);
 	device_remove_class_symlinks(dev);

@@ -51,7 +51,10 @@ static int sbd_submit(struct gendisk *disk, struct request *rq)
 	return 0;
 }
 
-static const struct block_device_operations sbd_fops = { .submit = sbd_submit };
+static const struct block_device_operations sbd_fops = {
+	.owner = THIS_MODULE,
+	.submit = sbd_submit,
+};
 
 static ssize_t version_show(struct class_device *cd, char *buf)
 {

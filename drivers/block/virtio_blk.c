@@ -175,7 +175,10 @@ static int virtblk_submit(struct gendisk *disk, struct request *rq)
 	return 0;
 }
 
-static const struct block_device_operations virtblk_fops = { .submit = virtblk_submit };
+static const struct block_device_operations virtblk_fops = {
+	.owner = THIS_MODULE,
+	.submit = virtblk_submit,
+};
 
 /* Waits for one of the driver's own requests, for a while: a broken device must not hang us. */
 static int virtblk_wait(struct virtblk_req *vbr)

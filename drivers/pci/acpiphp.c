@@ -12,8 +12,10 @@
 #include <asm/io.h>
 #include <kobold/acpi.h>
 #include <kobold/errno.h>
+#include <kobold/kobject.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/string.h>
 #include <kobold/workqueue.h>
 
 #include "pci.h"
@@ -78,6 +80,12 @@ static void acpiphp_check_bus(struct work_struct *work)
 	up = inl(PCIHP_UP);
 	down = inl(PCIHP_DOWN);
 	pr_debug("acpiphp: hotplug event: slots added %#x, removal asked %#x\n", up, down);
+	if (devmodel_trace_enabled()) {
+		char what[48];
+
+		scnprintf(what, sizeof(what), "up %#x down %#x", up, down);
+		devmodel_trace("acpiphp_check_bus", "0000:00", what);
+	}
 	for (unsigned int slot = 0; slot < 32; slot++)
 		if (down & (1u << slot))
 			remove_slot(bus, slot);

@@ -38,6 +38,7 @@ struct request {
 };
 
 struct block_device_operations {
+	struct module *owner;	/* pinned while a /dev node of the disk is open */
 	/* Starts rq; returns 0 if accepted (completion follows), else -errno. */
 	int (*submit)(struct gendisk *disk, struct request *rq);
 };
@@ -98,6 +99,8 @@ void set_disk_ro(struct gendisk *disk, bool ro);
 
 /* A live disk by name, with a reference (put_disk it), or NULL. */
 struct gendisk *get_gendisk_by_name(const char *name);
+/* The live disk whose number is devt, with a reference (put_disk it), or NULL. */
+struct gendisk *get_gendisk(dev_t devt);
 void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg);
 
 /* Checks a transfer against the disk: 0, -EINVAL (past the end), -EROFS, -ENODEV. */

@@ -15,6 +15,7 @@
 #define EFAULT 14
 #define EBUSY 16
 #define EEXIST 17
+#define EXDEV 18
 #define ENODEV 19
 #define ENOTDIR 20
 #define EISDIR 21
@@ -23,6 +24,7 @@
 #define ENOTTY 25
 #define EFBIG 27
 #define ENOSPC 28
+#define ESPIPE 29
 #define EROFS 30
 #define ERANGE 34
 #define ENAMETOOLONG 36

@@ -4,6 +4,11 @@
 
 /* The block class, /sys/block and major numbers (block/genhd.c). */
 int genhd_init(void);
+/* The memory devices, char major 1 (drivers/char/mem.c). */
+int chr_dev_init(void);
+/* The BIOS's COM ports (before paging), then ttyS0..3 as char devices (serial_tty.c). */
+void serial_probe_bios_ports(void);
+int serial_tty_init(void);
 /* The BIOS data area, copied before paging_init unmaps page 0 (kernel/pc_devices.c). */
 void pc_bda_copy(void);
 /* The PC's legacy devices on the platform bus (kernel/pc_devices.c). */

@@ -28,6 +28,7 @@ struct shell_cmdline {
 	int argc;
 	char *argv[SHELL_MAX_ARGS + 1];
 	char *redirect;
+	bool append;	/* ">>": write at the end instead of replacing */
 	char words[SHELL_LINE_MAX * 2];	/* each word and its NUL */
 };
 

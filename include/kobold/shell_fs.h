@@ -1,15 +1,23 @@
-/* shell_fs.h: what the shell needs from the sysfs commands (kernel/shell/fs.c). */
+/* shell_fs.h: the shell's files: its working directory, and helpers its file commands share. */
 #ifndef KOBOLD_SHELL_FS_H
 #define KOBOLD_SHELL_FS_H
 
+#include <kobold/fs.h>
 #include <kobold/readline.h>
 #include <kobold/sysfs.h>
 
 /* The shell's working directory, for the prompt. */
 const char *shell_cwd_path(void);
-/* Writes data to the attribute at path (relative to the cwd), as "> FILE" does. */
-int shell_write_file(const char *path, const char *data, size_t len);
-/* Resolves path against the shell's working directory (a counted reference). */
+/* The working directory (not counted: valid until the next cd). */
+const struct path *shell_cwd(void);
+/*
+ * Writes data to the file at path (created if missing), as "> FILE" or
+ * ">> FILE" do. *open_failed tells an error in opening it (which bash
+ * reports as "bash: FILE: error") from one in writing it.
+ */
+int shell_write_file(const char *path, const char *data, size_t len, bool append,
+		     bool *open_failed);
+/* The sysfs node at path (relative to the cwd; counted), or -ENOENT outside /sys. */
 struct sysfs_dirent;
 int shell_lookup(const char *path, bool follow, struct sysfs_dirent **out);
 /* Reads a whole attribute into buf, NUL-terminated; its length or -errno. */
@@ -21,7 +29,11 @@ int shell_read_attr(struct sysfs_dirent *sd, char *buf, size_t size);
  * -ENOSPC (Linux's echo would retry forever). len, or the first error.
  */
 ssize_t shell_full_write(struct sysfs_open_file *of, const char *buf, size_t len);
+/* The same loop over an open VFS file. */
+ssize_t shell_write_all(struct file *file, const char *buf, size_t len);
 /* Offers completions of the partial path word (n bytes) to the line editor. */
 void shell_complete_path(struct readline *rl, const char *word, size_t n);
+/* True once the file's name is gone (unlinked, or its sysfs object removed). */
+bool shell_file_deleted(struct file *file);
 
 #endif

@@ -4,6 +4,7 @@
 #include <kobold/errno.h>
 #include <kobold/genhd.h>
 #include <kobold/shell.h>
+#include <kobold/shell_fs.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -273,13 +274,29 @@ static int blk_flush(struct gendisk *d, int argc, char **argv)
 	return err ? blk_error(d->disk_name, err) : 0;
 }
 
+/* A disk by name ("vda") or by its node ("/dev/vda"), with a reference. */
+static struct gendisk *find_disk(const char *arg)
+{
+	struct kstat st;
+
+	if (!strchr(arg, '/'))
+		return get_gendisk_by_name(arg);
+	if (vfs_stat(shell_cwd(), arg, LOOKUP_FOLLOW, &st) || !S_ISBLK(st.mode))
+		return NULL;
+	return get_gendisk(st.rdev);
+}
+
 /* read and write take a partition too; flush and bench whole disks. */
 static int blk_part_cmd(int argc, char **argv)
 {
-	struct block_device b;
+	struct block_device b = { 0 };
 	int ret;
 
-	if (blkdev_get_by_name(argv[2], &b)) {
+	if (strchr(argv[2], '/'))
+		b.bd_disk = find_disk(argv[2]);	/* a node: the whole disk */
+	else if (blkdev_get_by_name(argv[2], &b))
+		b.bd_disk = NULL;
+	if (!b.bd_disk) {
 		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
 		return 1;
 	}
@@ -299,7 +316,7 @@ static int cmd_blk(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "read") || !strcmp(argv[1], "write"))
 		return blk_part_cmd(argc, argv);
-	d = get_gendisk_by_name(argv[2]);
+	d = find_disk(argv[2]);
 	if (!d) {
 		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
 		return 1;

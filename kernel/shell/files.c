@@ -1,8 +1,9 @@
 /*
- * files.c: open, read, write, close and fds: attribute files held open
- * across commands, to watch an object outlive its unregistration and its
- * module stay pinned. Each read continues where the last one stopped, in
- * the snapshot that the first read's show() made (2.6's sysfs).
+ * files.c: open, read, write, close and fds: files held open across
+ * commands, to watch an object outlive its unregistration and its module
+ * stay pinned (an attribute, a /dev node). Each read continues where the
+ * last one stopped; for an attribute, in the snapshot that the first read's
+ * show() made (2.6's sysfs).
  */
 #include <kobold/errno.h>
 #include <kobold/shell.h>
@@ -15,12 +16,12 @@
 #define FIRST_FD 3	/* 0-2 are the console, as in a Unix process */
 
 struct shell_file {
-	struct sysfs_open_file *of;
+	struct file *of;
 	char *path;
 };
 
 static struct shell_file fds[MAX_FDS];
-static char page[SYSFS_PAGE_SIZE + 1];
+static char page[PATH_MAX + 1];
 
 static struct shell_file *get_fd(const char *cmd, const char *arg)
 {
@@ -34,23 +35,31 @@ static struct shell_file *get_fd(const char *cmd, const char *arg)
 	return &fds[fd - FIRST_FD];
 }
 
+/* Read and write if it may, else the one it may, as a shell's exec 3<> would try. */
+static int open_rw(const char *path, struct file **out)
+{
+	int err = vfs_open(shell_cwd(), path, O_RDWR, 0, out);
+
+	if (err == -EACCES || err == -EROFS || err == -EISDIR)
+		err = vfs_open(shell_cwd(), path, O_RDONLY, 0, out);
+	return err;
+}
+
 /* Opens path into f, remembering its absolute path for fds. */
 static int open_into(struct shell_file *f, const char *path)
 {
-	struct sysfs_dirent *sd;
-	int err = shell_lookup(path, true, &sd);
+	int err = open_rw(path, &f->of);
 
 	if (err)
 		return err;
-	if (sysfs_path(sd, page, sizeof(page)) < 0)
+	if (vfs_path_name(&f->of->f_path, page, sizeof(page)) < 0)
 		err = -ENAMETOOLONG;
 	else if (!(f->path = kstrdup(page)))
 		err = -ENOMEM;
-	else if ((err = sysfs_open(sd, 0, &f->of))) {
-		kfree(f->path);
-		f->path = NULL;
+	if (err) {
+		vfs_close(f->of);
+		f->of = NULL;
 	}
-	sysfs_put(sd);
 	return err;
 }
 
@@ -74,7 +83,7 @@ static int cmd_open(int argc, char **argv)
 	sh_printf("fd %d\n", (int)(f - fds) + FIRST_FD);
 	return 0;
 }
-SHELL_COMMAND("open", "FILE", "open an attribute and keep it open (prints fd N)", cmd_open);
+SHELL_COMMAND("open", "FILE", "open a file and keep it open (prints fd N)", cmd_open);
 
 static int cmd_read(int argc, char **argv)
 {
@@ -88,7 +97,7 @@ static int cmd_read(int argc, char **argv)
 	f = get_fd("read", argv[1]);
 	if (!f)
 		return 1;
-	n = sysfs_read(f->of, page, SYSFS_PAGE_SIZE);
+	n = vfs_read(f->of, page, SYSFS_PAGE_SIZE);
 	if (n < 0) {
 		sh_err("read: %s: %s\n", f->path, kstrerror((int)n));
 		return 1;
@@ -114,14 +123,14 @@ static int cmd_write(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		len += (size_t)scnprintf(page + len, sizeof(page) - len, "%s%s", argv[i],
 					 i + 1 < argc ? " " : "\n");
-	n = shell_full_write(f->of, page, len);
+	n = shell_write_all(f->of, page, len);
 	if (n < 0) {
 		sh_err("write: %s: %s\n", f->path, kstrerror((int)n));
 		return 1;
 	}
 	return 0;
 }
-SHELL_COMMAND("write", "FD TEXT", "write TEXT and a newline to an open attribute", cmd_write);
+SHELL_COMMAND("write", "FD TEXT", "write TEXT and a newline to an open file", cmd_write);
 
 static int cmd_close(int argc, char **argv)
 {
@@ -134,13 +143,13 @@ static int cmd_close(int argc, char **argv)
 	f = get_fd("close", argv[1]);
 	if (!f)
 		return 1;
-	sysfs_close(f->of);	/* may run the object's release */
+	vfs_close(f->of);	/* may run the object's release */
 	kfree(f->path);
 	f->of = NULL;
 	f->path = NULL;
 	return 0;
 }
-SHELL_COMMAND("close", "FD", "close an open attribute (a pending release runs now)", cmd_close);
+SHELL_COMMAND("close", "FD", "close an open file (a pending release runs now)", cmd_close);
 
 static int cmd_fds(int argc, char **argv)
 {
@@ -148,8 +157,8 @@ static int cmd_fds(int argc, char **argv)
 		if (!fds[i].of)
 			continue;
 		sh_printf("%d %s%s\n", i + FIRST_FD, fds[i].path,
-			  sysfs_dirent_removed(sysfs_open_file_dirent(fds[i].of)) ? " (deleted)" : "");
+			  shell_file_deleted(fds[i].of) ? " (deleted)" : "");
 	}
 	return 0;
 }
-SHELL_COMMAND("fds", "", "list the open attributes", cmd_fds);
+SHELL_COMMAND("fds", "", "list the open files", cmd_fds);

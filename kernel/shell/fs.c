@@ -1,6 +1,8 @@
 /*
- * fs.c: the shell's view of /sys: the working directory, path lookup for
- * every command, and ls, cd, pwd, cat, tree, readlink, and "> FILE".
+ * fs.c: the shell's working directory and its file commands that walk the
+ * tree: ls, cd, pwd, cat, tree, readlink, "> FILE" and tab completion. All
+ * of them go through the VFS (open, read, readdir, stat), whatever
+ * filesystem the path is on.
  */
 #include <kobold/errno.h>
 #include <kobold/shell.h>
@@ -10,32 +12,57 @@
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 
-static struct sysfs_dirent *cwd;	/* counted; NULL means "/" */
-static char cwd_buf[SYSFS_PATH_MAX];
-static char page[SYSFS_PAGE_SIZE + 1];
+static struct path cwd; /* counted; mnt NULL until the first use: "/" */
+static char cwd_buf[PATH_MAX];
+static char page[PATH_MAX + 1];
+static char target[PATH_MAX]; /* a link's text, printed at once */
 
-static struct sysfs_dirent *cwd_dirent(void) { return cwd ? cwd : sysfs_root(); }
+const struct path *shell_cwd(void)
+{
+	if (!cwd.mnt && vfs_root(&cwd))
+		return NULL;
+	return &cwd;
+}
 
 const char *shell_cwd_path(void)
 {
-	if (sysfs_path(cwd_dirent(), cwd_buf, sizeof(cwd_buf)) < 0 || !cwd_buf[0])
+	const struct path *p = shell_cwd();
+
+	if (!p || vfs_path_name(p, cwd_buf, sizeof(cwd_buf)) < 0)
 		return "/";
 	return cwd_buf;
 }
 
 int shell_lookup(const char *path, bool follow, struct sysfs_dirent **out)
 {
-	return sysfs_lookup(cwd_dirent(), path, follow, out);
+	struct sysfs_dirent *sd;
+	struct path p;
+	int err = vfs_path_lookup(shell_cwd(), path, follow ? LOOKUP_FOLLOW : 0, &p);
+
+	*out = NULL;
+	if (err)
+		return err;
+	sd = sysfs_inode_dirent(p.inode);
+	if (sd)
+		*out = sysfs_get(sd);
+	path_put(&p);
+	return sd ? 0 : -ENOENT;
 }
 
-/* "cmd: 'path': error" as coreutils prints failed accesses. */
+bool shell_file_deleted(struct file *file)
+{
+	struct sysfs_dirent *sd = sysfs_inode_dirent(file->f_path.inode);
+
+	return sd ? sysfs_dirent_removed(sd) : file->f_path.inode->i_nlink == 0;
+}
+
+/* "cmd: path: error" as coreutils prints failed accesses. */
 static int fail(const char *cmd, const char *path, int err)
 {
 	sh_err("%s: %s: %s\n", cmd, path, kstrerror(err));
 	return 1;
 }
 
-/* Reads a whole attribute into page (NUL-terminated); length or -errno. */
 int shell_read_attr(struct sysfs_dirent *sd, char *buf, size_t size)
 {
 	struct sysfs_open_file *of;
@@ -51,71 +78,105 @@ int shell_read_attr(struct sysfs_dirent *sd, char *buf, size_t size)
 	return (int)n;
 }
 
-int shell_write_file(const char *path, const char *data, size_t len)
+int shell_write_file(const char *path, const char *data, size_t len, bool append,
+		     bool *open_failed)
 {
-	struct sysfs_dirent *sd;
-	struct sysfs_open_file *of;
+	struct file *f;
 	ssize_t n;
-	int err = shell_lookup(path, true, &sd);
+	int err = vfs_open(shell_cwd(), path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC),
+			   0644, &f);
 
+	*open_failed = err != 0;
 	if (err)
 		return err;
-	err = sysfs_open(sd, 0, &of);
-	sysfs_put(sd);
-	if (err)
-		return err;
-	n = shell_full_write(of, data, len);
-	sysfs_close(of);
+	n = shell_write_all(f, data, len);
+	vfs_close(f);
 	return n < 0 ? (int)n : 0;
 }
 
-static void mode_string(struct sysfs_dirent *sd, char *s)
+static void mode_string(umode_t m, char *s)
 {
-	int type = sysfs_dirent_type(sd);
-	umode_t m = sysfs_dirent_mode(sd);
 	const char *rwx = "rwxrwxrwx";
 
-	s[0] = type == SYSFS_KOBJ_LINK ? 'l' : type == SYSFS_KOBJ_ATTR ? '-' : 'd';
+	s[0] = S_ISLNK(m) ? 'l' : S_ISDIR(m) ? 'd'
+			  : S_ISCHR(m)	     ? 'c'
+			  : S_ISBLK(m)	     ? 'b'
+					     : '-';
 	for (int i = 0; i < 9; i++)
 		s[i + 1] = (m & (0400 >> i)) ? rwx[i] : '-';
+	if (m & 01000) /* the sticky bit, as /tmp has */
+		s[9] = (m & 1) ? 't' : 'T';
 	s[10] = '\0';
 }
 
-static void ls_entry(struct sysfs_dirent *sd, const char *name, bool longfmt)
+/* One -l line: a device's numbers where ls puts the size, a link's target. */
+static void ls_long(const struct path *dir, const char *name, const char *shown)
 {
-	char mode[11], target[SYSFS_PATH_MAX];
+	struct kstat st;
+	char mode[11];
 
-	if (!longfmt) {
-		sh_printf("%s\n", name);
+	if (vfs_stat(dir, name, 0, &st)) {
+		sh_printf("?????????? %s\n", shown);
 		return;
 	}
-	mode_string(sd, mode);
-	if (sysfs_dirent_type(sd) == SYSFS_KOBJ_LINK && sysfs_readlink(sd, target, sizeof(target)) >= 0)
-		sh_printf("%s %s -> %s\n", mode, name, target);
+	mode_string(st.mode, mode);
+	if (S_ISCHR(st.mode) || S_ISBLK(st.mode))
+		sh_printf("%s %6u, %3u %s\n", mode, MAJOR(st.rdev), MINOR(st.rdev), shown);
+	else if (S_ISLNK(st.mode) && vfs_readlink(dir, name, target, sizeof(target)) >= 0)
+		sh_printf("%s %s -> %s\n", mode, shown, target);
 	else
-		sh_printf("%s %s\n", mode, name);
+		sh_printf("%s %s\n", mode, shown);
+}
+
+static int ls_dir(struct path *p, bool longfmt)
+{
+	struct vfs_dirent *de = kmalloc(sizeof(*de));
+	struct file *f;
+	int err = de ? vfs_open_path(p, O_RDONLY | O_DIRECTORY, &f) : -ENOMEM;
+
+	if (err) {
+		kfree(de);
+		return err;
+	}
+	while ((err = vfs_readdir(f, de)) == 1) {
+		if (signal_pending()) {
+			err = -EINTR;
+			break;
+		}
+		if (longfmt)
+			ls_long(p, de->name, de->name);
+		else
+			sh_printf("%s\n", de->name);
+	}
+	vfs_close(f);
+	kfree(de);
+	return err;
 }
 
 static int ls_one(const char *path, bool longfmt, bool header)
 {
-	struct sysfs_dirent *sd, *c;
 	size_t len = strlen(path);
-	int err = shell_lookup(path, !longfmt || (len && path[len - 1] == '/'), &sd);
+	bool follow = !longfmt || (len && path[len - 1] == '/');
+	struct path p;
+	int err = vfs_path_lookup(shell_cwd(), path, follow ? LOOKUP_FOLLOW : 0, &p);
 
 	if (err) {
 		sh_err("ls: cannot access '%s': %s\n", path, kstrerror(err));
 		return 1;
 	}
-	if (sysfs_dirent_type(sd) & (SYSFS_DIR | SYSFS_ROOT)) {
+	if (S_ISDIR(p.inode->i_mode)) {
 		if (header)
 			sh_printf("%s:\n", path);
-		for (c = sysfs_dirent_first_child(sd); c; c = sysfs_dirent_next(c))
-			ls_entry(c, sysfs_dirent_name(c), longfmt);
+		err = ls_dir(&p, longfmt);
+		if (err && err != -EINTR)
+			sh_err("ls: cannot open directory '%s': %s\n", path, kstrerror(err));
+	} else if (longfmt) {
+		ls_long(shell_cwd(), path, path);
 	} else {
-		ls_entry(sd, path, longfmt);
+		sh_printf("%s\n", path);
 	}
-	sysfs_put(sd);
-	return 0;
+	path_put(&p);
+	return err ? 1 : 0;
 }
 
 static int cmd_ls(int argc, char **argv)
@@ -144,24 +205,23 @@ SHELL_COMMAND("ls", "[-l] [PATH...]", "list a directory, sorted (-l: modes and l
 
 static int cmd_cd(int argc, char **argv)
 {
-	struct sysfs_dirent *sd;
 	const char *path = argc > 1 ? argv[1] : "/";
+	struct path p;
 	int err;
 
 	if (argc > 2) {
 		sh_err("cd: too many arguments\n");
 		return 1;
 	}
-	err = shell_lookup(path, true, &sd);
+	err = vfs_path_lookup(shell_cwd(), path, LOOKUP_FOLLOW, &p);
 	if (err)
 		return fail("cd", path, err);
-	if (!(sysfs_dirent_type(sd) & (SYSFS_DIR | SYSFS_ROOT))) {
-		sysfs_put(sd);
+	if (!S_ISDIR(p.inode->i_mode)) {
+		path_put(&p);
 		return fail("cd", path, -ENOTDIR);
 	}
-	if (cwd)
-		sysfs_put(cwd);
-	cwd = sd;
+	path_put(&cwd);
+	cwd = p;
 	return 0;
 }
 SHELL_COMMAND("cd", "[PATH]", "change the working directory (default /)", cmd_cd);
@@ -173,19 +233,31 @@ static int cmd_pwd(int argc, char **argv)
 }
 SHELL_COMMAND("pwd", "", "print the working directory", cmd_pwd);
 
+/* Copies the whole file to the output; Ctrl-C stops it (/dev/zero never ends). */
+static int cat_file(struct file *f)
+{
+	ssize_t n;
+
+	while ((n = vfs_read(f, page, PATH_MAX)) > 0) {
+		sh_write(page, (size_t)n);
+		if (signal_pending())
+			return -EINTR;
+	}
+	return (int)n;
+}
+
 static int cat_one(const char *path)
 {
-	struct sysfs_dirent *sd;
-	int n, err = shell_lookup(path, true, &sd);
+	struct file *f;
+	int err = vfs_open(shell_cwd(), path, O_RDONLY, 0, &f);
 
 	if (err)
 		return fail("cat", path, err);
-	n = shell_read_attr(sd, page, sizeof(page));
-	sysfs_put(sd);
-	if (n < 0)
-		return fail("cat", path, n);
-	sh_write(page, (size_t)n);
-	return 0;
+	err = S_ISDIR(f->f_path.inode->i_mode) ? -EISDIR : cat_file(f);
+	vfs_close(f);
+	if (err == -EINTR)
+		return 130;
+	return err ? fail("cat", path, err) : 0;
 }
 
 static int cmd_cat(int argc, char **argv)
@@ -196,53 +268,81 @@ static int cmd_cat(int argc, char **argv)
 		sh_err("usage: cat FILE...\n");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc && status != 130; i++)
 		status |= cat_one(argv[i]);
 	return status;
 }
-SHELL_COMMAND("cat", "FILE...", "print attributes (their show())", cmd_cat);
+SHELL_COMMAND("cat", "FILE...", "print files (an attribute: its show())", cmd_cat);
 
 struct tree_count {
 	unsigned long dirs, files;
 };
 
-/* Returns -EINTR at Ctrl-C, else 0. */
-static int tree_walk(struct sysfs_dirent *dir, char *prefix, size_t plen, struct tree_count *n)
+/* The directory's next entry into de; false at its end. */
+static bool next_entry(struct file *f, struct vfs_dirent *de)
 {
-	char target[SYSFS_PATH_MAX];
+	return vfs_readdir(f, de) == 1;
+}
 
-	for (struct sysfs_dirent *c = sysfs_dirent_first_child(dir); c; c = sysfs_dirent_next(c)) {
-		bool last = !sysfs_dirent_next(c);
-		int type = sysfs_dirent_type(c);
-		int err;
+static int tree_walk(struct path *dir, char *prefix, size_t plen, struct tree_count *n);
 
-		if (signal_pending())
-			return -EINTR;
-		sh_printf("%s%s%s", prefix, last ? "`-- " : "|-- ", sysfs_dirent_name(c));
-		if (type == SYSFS_KOBJ_LINK && sysfs_readlink(c, target, sizeof(target)) >= 0)
-			sh_printf(" -> %s", target);
-		sh_printf("\n");
-		if (type != SYSFS_DIR) {
-			n->files++;
-			continue;
-		}
-		n->dirs++;
-		if (plen + 5 >= SYSFS_PATH_MAX)
-			continue;
-		strscpy(prefix + plen, last ? "    " : "|   ", 5);
-		err = tree_walk(c, prefix, plen + 4, n);
-		prefix[plen] = '\0';
-		if (err)
-			return err;
+static int tree_entry(struct path *dir, struct vfs_dirent *de, bool last, char *prefix,
+		      size_t plen, struct tree_count *n)
+{
+	struct path child;
+	int err = 0;
+
+	sh_printf("%s%s%s", prefix, last ? "`-- " : "|-- ", de->name);
+	if (de->type == S_IFLNK && vfs_readlink(dir, de->name, target, sizeof(target)) >= 0)
+		sh_printf(" -> %s", target);
+	sh_printf("\n");
+	if (de->type != S_IFDIR) {
+		n->files++;
+		return 0;
 	}
-	return 0;
+	n->dirs++;
+	if (plen + 5 >= PATH_MAX || vfs_path_lookup(dir, de->name, 0, &child))
+		return 0;
+	strscpy(prefix + plen, last ? "    " : "|   ", 5);
+	err = tree_walk(&child, prefix, plen + 4, n);
+	prefix[plen] = '\0';
+	path_put(&child);
+	return err;
+}
+
+/* Returns -EINTR at Ctrl-C, else 0. */
+static int tree_walk(struct path *dir, char *prefix, size_t plen, struct tree_count *n)
+{
+	struct vfs_dirent *de = kmalloc(2 * sizeof(*de)), *next;
+	struct file *f;
+	bool more;
+	int err = 0;
+
+	if (!de || vfs_open_path(dir, O_RDONLY | O_DIRECTORY, &f)) {
+		kfree(de);
+		return 0;
+	}
+	next = de + 1;
+	more = next_entry(f, de);
+	while (more && !err) {
+		if (signal_pending()) {
+			err = -EINTR;
+			break;
+		}
+		more = next_entry(f, next);
+		err = tree_entry(dir, de, !more, prefix, plen, n);
+		memcpy(de, next, sizeof(*de));
+	}
+	vfs_close(f);
+	kfree(de);
+	return err;
 }
 
 static int cmd_tree(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : ".";
 	struct tree_count n = { 0, 0 };
-	struct sysfs_dirent *sd;
+	struct path p;
 	char *prefix;
 	int err;
 
@@ -250,29 +350,29 @@ static int cmd_tree(int argc, char **argv)
 		sh_err("usage: tree [PATH]\n");
 		return 1;
 	}
-	err = shell_lookup(path, true, &sd);
-	if (!err && !(sysfs_dirent_type(sd) & (SYSFS_DIR | SYSFS_ROOT))) {
-		sysfs_put(sd);
+	err = vfs_path_lookup(shell_cwd(), path, LOOKUP_FOLLOW, &p);
+	if (!err && !S_ISDIR(p.inode->i_mode)) {
+		path_put(&p);
 		err = -ENOTDIR;
 	}
-	if (err == -ENOENT || err == -ENOTDIR) {	/* as tree(1) reports a failed opendir */
+	if (err == -ENOENT || err == -ENOTDIR) { /* as tree(1) reports a failed opendir */
 		sh_printf("%s  [error opening dir]\n\n0 directories, 0 files\n", path);
 		return 2;
 	}
 	if (err)
 		return fail("tree", path, err);
-	prefix = kzalloc(SYSFS_PATH_MAX);
+	prefix = kzalloc(PATH_MAX);
 	if (!prefix) {
-		sysfs_put(sd);
+		path_put(&p);
 		return fail("tree", path, -ENOMEM);
 	}
 	sh_printf("%s\n", path);
-	err = tree_walk(sd, prefix, 0, &n);
+	err = tree_walk(&p, prefix, 0, &n);
 	if (!err)
 		sh_printf("\n%lu directories, %lu files\n", n.dirs, n.files);
 	kfree(prefix);
-	sysfs_put(sd);
-	return err ? 130 : 0;	/* -EINTR: the shell says ^C */
+	path_put(&p);
+	return err ? 130 : 0; /* -EINTR: the shell says ^C */
 }
 SHELL_COMMAND("tree", "[PATH]", "the tree below PATH, links as name -> target", cmd_tree);
 
@@ -280,38 +380,49 @@ static int cmd_readlink(int argc, char **argv)
 {
 	bool resolve = argc == 3 && strcmp(argv[1], "-f") == 0;
 	const char *path = argv[argc - 1];
-	struct sysfs_dirent *sd;
+	struct path p;
 	int err;
 
 	if (argc < 2 || argc > 3 || (argc == 3 && !resolve)) {
 		sh_err("usage: readlink [-f] PATH\n");
 		return 1;
 	}
-	err = shell_lookup(path, resolve, &sd);
-	if (err)
-		return fail("readlink", path, err);
-	if (resolve)
-		err = sysfs_path(sd, page, sizeof(page));
-	else if (sysfs_dirent_type(sd) != SYSFS_KOBJ_LINK)
-		err = -EINVAL;
-	else
-		err = sysfs_readlink(sd, page, sizeof(page));
-	sysfs_put(sd);
+	if (resolve) {
+		err = vfs_path_lookup(shell_cwd(), path, LOOKUP_FOLLOW, &p);
+		if (!err) {
+			err = vfs_path_name(&p, page, sizeof(page));
+			path_put(&p);
+		}
+	} else {
+		err = vfs_readlink(shell_cwd(), path, page, sizeof(page));
+	}
 	if (err < 0)
 		return fail("readlink", path, err);
-	sh_printf("%s\n", page[0] ? page : "/");
+	sh_printf("%s\n", page);
 	return 0;
 }
 SHELL_COMMAND("readlink", "[-f] PATH", "a link's target (relative), or -f: the resolved path",
 	      cmd_readlink);
 
+static bool completes_to_dir(struct path *dir, struct vfs_dirent *de)
+{
+	struct kstat st;
+
+	if (de->type == S_IFDIR)
+		return true;
+	return de->type == S_IFLNK && !vfs_stat(dir, de->name, LOOKUP_FOLLOW, &st) &&
+	       S_ISDIR(st.mode);
+}
+
 /* Completes the last path word: the directory part is kept, names are offered. */
 void shell_complete_path(struct readline *rl, const char *word, size_t n)
 {
-	char dir[RL_LINE_MAX], cand[RL_LINE_MAX];
+	static char dir[RL_LINE_MAX], cand[RL_LINE_MAX];
+	static struct vfs_dirent de;
 	const char *slash = NULL, *base;
-	struct sysfs_dirent *sd, *c, *t;
 	size_t dlen, blen;
+	struct path p;
+	struct file *f;
 
 	for (size_t i = 0; i < n; i++)
 		if (word[i] == '/')
@@ -321,23 +432,17 @@ void shell_complete_path(struct readline *rl, const char *word, size_t n)
 	blen = n - dlen;
 	memcpy(dir, word, dlen);
 	dir[dlen] = '\0';
-	if (shell_lookup(dlen ? dir : ".", true, &sd))
+	if (vfs_path_lookup(shell_cwd(), dlen ? dir : ".", LOOKUP_FOLLOW, &p))
 		return;
-	for (c = sysfs_dirent_first_child(sd); c; c = sysfs_dirent_next(c)) {
-		const char *name = sysfs_dirent_name(c);
-		bool isdir = sysfs_dirent_type(c) == SYSFS_DIR;
-
-		if (strncmp(name, base, blen) != 0)
-			continue;
-		if (sysfs_dirent_type(c) == SYSFS_KOBJ_LINK) {
-			scnprintf(cand, sizeof(cand), "%s%s", dir, name);
-			if (!shell_lookup(cand, true, &t)) {
-				isdir = sysfs_dirent_type(t) == SYSFS_DIR;
-				sysfs_put(t);
-			}
+	if (!vfs_open_path(&p, O_RDONLY | O_DIRECTORY, &f)) {
+		while (vfs_readdir(f, &de) == 1) {
+			if (strncmp(de.name, base, blen) != 0)
+				continue;
+			scnprintf(cand, sizeof(cand), "%s%s%s", dir, de.name,
+				  completes_to_dir(&p, &de) ? "/" : " ");
+			rl_add_candidate(rl, cand);
 		}
-		scnprintf(cand, sizeof(cand), "%s%s%s", dir, name, isdir ? "/" : " ");
-		rl_add_candidate(rl, cand);
+		vfs_close(f);
 	}
-	sysfs_put(sd);
+	path_put(&p);
 }

@@ -21,3 +21,19 @@ ssize_t shell_full_write(struct sysfs_open_file *of, const char *buf, size_t len
 	}
 	return (ssize_t)done;
 }
+
+ssize_t shell_write_all(struct file *file, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = vfs_write(file, buf + done, len - done);
+
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return -ENOSPC;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}

@@ -6,28 +6,33 @@ static const struct {
 	const char *name;
 	const char *text;
 } help_texts[] = {
+	{ "bench", "Registers N class devices in a class of their own, looks each up\n"
+		   "by path and unregisters them, timing each phase (ns per operation).\n"
+		   "Ctrl-C stops it at once; what was registered is unregistered as\n"
+		   "deferred work, finished before the next command runs." },
 	{ "blk", "read DEV SECTOR [COUNT]: hexdump of 512-byte sectors.\n"
 		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector. DEV may be a\n"
 		 "partition (vda1): its sectors are counted from its start.\n"
 		 "flush DEV: flush the write cache. bench DEV [read|write] [seq|rand]\n"
 		 "[BS_KiB] [TOTAL_MiB]: bytes, ms, MiB/s and IOPS. Ctrl-C stops it." },
-	{ "bench", "Registers N class devices in a class of their own, looks each up\n"
-		   "by path and unregisters them, timing each phase (ns per operation).\n"
-		   "Ctrl-C stops it at once; what was registered is unregistered as\n"
-		   "deferred work, finished before the next command runs." },
 	{ "blockdev", "--rereadpt DISK: drops the disk's partitions and reads its table\n"
 		      "again (refused, Device or resource busy, while a partition is\n"
 		      "held, e.g. by an open attribute). --getsz: size in sectors;\n"
 		      "--getsize64: in bytes; --getro: 1 if read-only." },
-	{ "cat", "Prints each FILE: for an attribute, what its show() returns now." },
+	{ "cat", "Prints each FILE: for an attribute, what its show() returns now;\n"
+		 "for a device, what its driver's read gives (Ctrl-C stops it)." },
 	{ "cd", "Relative paths, . and .. work; nothing goes above /. The prompt shows\n"
 		"the working directory." },
 	{ "clear", "Clears the screen (the serial terminal and the VGA screen)." },
 	{ "close", "Closes a descriptor from open; if the object was unregistered\n"
 		   "meanwhile, its release runs now." },
+	{ "dd", "Copies COUNT blocks of BS bytes (512 unless bs=) from if= to of= (the\n"
+		"console without of=), after skip= input and seek= output blocks; sizes\n"
+		"take k, M, G. Ends with dd's summary; Ctrl-C stops it there." },
+	{ "df", "Each mounted filesystem: size, used and available 1K-blocks, use, where." },
 	{ "dmesg", "The kernel log since boot, each line [seconds.micros] text." },
 	{ "echo", "Prints its words joined by one space. With > FILE the line goes to\n"
-		  "FILE instead: for an attribute that is its store()." },
+		  "FILE instead (>> FILE appends): for an attribute that is its store()." },
 	{ "exit", "There is no shell to go back to: poweroff switches the machine off;\n"
 		  "in QEMU, Ctrl-A X quits." },
 	{ "failslab", "failslab N CMD... runs CMD with its Nth allocation failing, to\n"
@@ -36,6 +41,8 @@ static const struct {
 	{ "fds", "The descriptors that open holds." },
 	{ "help", "With no CMD, every command and what it does, one a line, sorted.\n"
 		  "With CMD, its usage and these lines." },
+	{ "hexdump", "-C: offset, sixteen bytes in hex and as text; a run of identical lines\n"
+		     "is one *. -n LEN reads LEN bytes, -s OFFSET starts there. Ctrl-C stops it." },
 	{ "history", "The lines typed, oldest first, numbered (the last 32 are kept).\n"
 		     "Up and Down bring them back to the line being edited." },
 	{ "kobjects", "Every kobject whose release has not run: path, refcount, state.\n"
@@ -50,8 +57,13 @@ static const struct {
 	{ "meminfo", "Bytes and objects in use, peak, failures, free pages. -v groups\n"
 		     "the live objects by the code that allocated them; -c checks\n"
 		     "every object's red zones and poison now." },
+	{ "mknod", "Makes a device node by hand: b (block) or c (char) and its numbers.\n"
+		   "The kernel makes /dev's nodes itself (devtmpfs)." },
 	{ "modprobe", "Loads a built-in module (its init runs), with PARAM=VAL settings;\n"
 		      "errors as kmod prints them." },
+	{ "mount", "With no arguments, the mounts as util-linux lists them. -t tmpfs none\n"
+		   "DIR mounts a new RAM filesystem on DIR." },
+	{ "mv", "Renames within one filesystem; into DEST when DEST is a directory." },
 	{ "open", "Opens FILE and prints fd N. The open file keeps its object alive\n"
 		  "after it is unregistered; reading it then fails (No such device)." },
 	{ "poweroff", "Runs every driver's shutdown, children before parents (trace on\n"
@@ -65,13 +77,17 @@ static const struct {
 	{ "reboot", "Runs every driver's shutdown, children first, then resets the\n"
 		    "machine (the keyboard controller's reset line): the firmware and\n"
 		    "the kernel start again, up to a fresh prompt." },
+	{ "rm", "-r removes directories and what they hold, -f ignores missing files." },
 	{ "rmmod", "Unloads a module: its exit runs and its devices go; errors as kmod's." },
+	{ "stat", "Size, blocks, inode, links, and the mode, as coreutils prints them\n"
+		  "(Kobold keeps no times)." },
 	{ "trace", "While on, every device-model call (register, add, interface add and\n"
 		   "remove, hotplug, release) is logged as it happens." },
 	{ "tree", "PATH defaults to the working directory; the last line counts the\n"
 		  "directories and files. Ctrl-C stops it." },
 	{ "udevadm", "info PATH: the device's keys; info -a: its attributes and its\n"
 		     "parents'. monitor [-p]: the events since boot, as systemd prints them." },
+	{ "umount", "Refused while a working directory, an open file or a mount is inside." },
 	{ "write", "Writes TEXT and a newline to an open descriptor (a store())." },
 };
 

@@ -17,7 +17,7 @@ struct parser {
 static bool at_end(const struct parser *p) { return p->src >= p->end || !*p->src; }
 
 /* Copies one word to dst and terminates it; false at the end of the line. */
-static bool next_word(struct parser *p, bool *is_redirect)
+static bool next_word(struct parser *p, bool *is_redirect, bool *append)
 {
 	char quote = 0;
 
@@ -27,8 +27,9 @@ static bool next_word(struct parser *p, bool *is_redirect)
 		return false;
 	*is_redirect = *p->src == '>';
 	if (*is_redirect) {
-		p->src += (p->src + 1 < p->end && p->src[1] == '>') ? 2 : 1;
-		return true;	/* ">>" writes as ">" does on sysfs */
+		*append = p->src + 1 < p->end && p->src[1] == '>';
+		p->src += *append ? 2 : 1;
+		return true;
 	}
 	for (; !at_end(p); p->src++) {
 		char c = *p->src;
@@ -76,20 +77,23 @@ static int add_word(struct shell_cmdline *cl, char *word, bool *want_file, const
 int shell_parse(const char *line, struct shell_cmdline *cl, const char **err)
 {
 	struct parser p = { line, line + strnlen(line, SHELL_LINE_MAX - 1), cl->words, NULL };
-	bool redir, want_file = false;
+	bool redir, append = false, want_file = false;
 	char *word;
 
 	cl->argc = 0;
 	cl->redirect = NULL;
-	while (word = p.dst, next_word(&p, &redir)) {
+	cl->append = false;
+	while (word = p.dst, next_word(&p, &redir, &append)) {
 		if (p.err)
 			goto fail;
 		if (redir && (want_file || cl->redirect)) {
 			p.err = "syntax error near unexpected token `>'";
 			goto fail;
 		}
-		if (redir)
+		if (redir) {
 			want_file = true;
+			cl->append = append;
+		}
 		else if (add_word(cl, word, &want_file, &p.err))
 			goto fail;
 	}

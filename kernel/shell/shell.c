@@ -13,7 +13,7 @@
 #include <kobold/string.h>
 #include <kobold/workqueue.h>
 
-#define REDIRECT_MAX 4096	/* an attribute takes at most 4095 bytes anyway */
+#define REDIRECT_MAX 65536	/* a command's output kept for "> FILE" */
 
 static struct readline rl;
 static char prompt[SHELL_LINE_MAX + 16];
@@ -92,6 +92,7 @@ static int run_redirected(const struct shell_command *c, struct shell_cmdline *c
 
 int shell_redirect_finish(const char *name, int status)
 {
+	bool open_failed;
 	int err;
 
 	if (!redirecting)
@@ -101,9 +102,9 @@ int shell_redirect_finish(const char *name, int status)
 		sh_err("%s: write error: %s\n", name, kstrerror(-EFBIG));
 		return 1;
 	}
-	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len);
-	if (err == -ENOENT || err == -ENOTDIR || err == -EISDIR || err == -ELOOP ||
-	    err == -ENAMETOOLONG) {
+	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len, cmdline.append,
+			       &open_failed);
+	if (open_failed) {	/* as bash reports a redirection it could not open */
 		sh_err("kobold: %s: %s\n", cmdline.redirect, kstrerror(err));
 		return 1;
 	}

@@ -5,6 +5,7 @@
  */
 #include <kobold/clock.h>
 #include <kobold/ktest.h>
+#include <kobold/mm.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -99,6 +100,38 @@ char *kasprintf(const char *fmt, ...)
 }
 
 void kmem_get_stats(struct kmem_stats *st) { *st = stats; }
+
+/* Whole pages (the RAM filesystem's data), counted as the kernel's page allocator does. */
+static unsigned long pages_in_use;
+
+void *alloc_pages(unsigned int n)
+{
+	void *p;
+
+	if (fail_countdown && --fail_countdown == 0) {
+		stats.failures++;
+		return NULL;
+	}
+	p = aligned_alloc(PAGE_SIZE, (size_t)n * PAGE_SIZE);
+	if (p)
+		pages_in_use += n;
+	return p;
+}
+
+void free_pages(void *addr, unsigned int n)
+{
+	if (!addr)
+		return;
+	pages_in_use -= n;
+	free(addr);
+}
+
+void page_get_stats(struct page_stats *st)
+{
+	st->total = 65536;	/* 256 MiB, as QEMU's -m 256M */
+	st->free = st->total - pages_in_use;
+	st->reserved = 0;
+}
 
 /* The captured log: every printk record, newest last, for log_search(). */
 #define LOG_RECORDS 4096

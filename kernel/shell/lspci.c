@@ -1,7 +1,6 @@
 /* lspci.c: the shell's `lspci`, printing each function as `lspci -n` does. */
+#include <kobold/pci.h>
 #include <kobold/shell.h>
-
-#include "pci.h"
 
 /* lspci sorts by bus first; a depth-first walk would put bus 1 inside bus 0. */
 static void print_function(struct pci_dev *pdev, void *arg)

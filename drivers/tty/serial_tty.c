@@ -1,0 +1,140 @@
+/*
+ * serial_tty.c: the 16550 ports the BIOS reports (its data area at 0x400
+ * lists COM1-COM4; QEMU: one per -serial option) as char devices ttyS0..3,
+ * 4:64..4:67, as Linux numbers them. A write goes out of the port, with
+ * "\n" sent as "\r\n" (a tty's default ONLCR); a read returns what has
+ * arrived. ttyS0 is also the console, whose input the shell reads: reading
+ * it through the node returns nothing. The serial8250 driver (8250.c) makes
+ * each port's device in the "tty" class, below the platform device, and so
+ * its /dev node; this file is what opening that node reaches.
+ */
+#include <asm/io.h>
+#include <kobold/device.h>
+#include <kobold/err.h>
+#include <kobold/errno.h>
+#include <kobold/fs.h>
+#include <kobold/module.h>
+#include <kobold/init.h>
+#include <kobold/printk.h>
+#include <kobold/string.h>
+
+#define TTY_MAJOR 4
+#define SERIAL_MINOR_BASE 64
+#define SERIAL_NR 4
+#define BIOS_COM_PORTS 0x400 /* BIOS data area: four words, the COM ports' bases */
+#define RBR 0
+#define THR 0
+#define IER 1
+#define FCR 2
+#define LCR 3
+#define MCR 4
+#define LSR 5
+#define LSR_DR 0x01
+#define LSR_THRE 0x20
+
+static u16 port_base[SERIAL_NR];
+static struct cdev serial_cdev;
+
+/* Before paging_init unmaps page 0: which ports the firmware found. */
+void serial_probe_bios_ports(void)
+{
+	uintptr_t addr = BIOS_COM_PORTS;
+	const volatile u16 *bda;
+
+	__asm__(""
+		: "+r"(addr)); /* a real address, not a constant GCC thinks is NULL-ish */
+	bda = (const volatile u16 *)addr;
+
+	for (int i = 0; i < SERIAL_NR; i++)
+		port_base[i] = bda[i];
+}
+
+unsigned int serial_nr_ports(void)
+{
+	unsigned int n = 0;
+
+	for (int i = 0; i < SERIAL_NR; i++)
+		n += port_base[i] != 0;
+	return n;
+}
+
+static void port_setup(u16 base)
+{
+	outb(base + IER, 0x00); /* polled: no interrupt lines for these */
+	outb(base + LCR, 0x80);
+	outb(base + 0, 1); /* divisor 1: 115200 baud */
+	outb(base + 1, 0);
+	outb(base + LCR, 0x03); /* 8N1 */
+	outb(base + FCR, 0x07); /* FIFOs on and emptied */
+	outb(base + MCR, 0x03); /* DTR, RTS */
+}
+
+static void port_putc(u16 base, char c)
+{
+	for (int i = 0; i < 100000 && !(inb(base + LSR) & LSR_THRE); i++)
+		;
+	outb(base + THR, (u8)c);
+}
+
+static u16 file_port(struct file *file)
+{
+	return (u16)(uintptr_t)file->private_data;
+}
+
+static int serial_tty_open(struct inode *inode, struct file *file)
+{
+	unsigned int i = MINOR(inode->i_rdev) - SERIAL_MINOR_BASE;
+
+	if (i >= SERIAL_NR || !port_base[i])
+		return -ENXIO; /* Linux: the port is not there */
+	file->private_data = (void *)(uintptr_t)port_base[i];
+	return 0;
+}
+
+static ssize_t serial_tty_write(struct file *file, const char *buf, size_t n, loff_t *pos)
+{
+	u16 base = file_port(file);
+
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n')
+			port_putc(base, '\r');
+		port_putc(base, buf[i]);
+	}
+	return (ssize_t)n;
+}
+
+static ssize_t serial_tty_read(struct file *file, char *buf, size_t n, loff_t *pos)
+{
+	u16 base = file_port(file);
+	size_t got = 0;
+
+	if (base == port_base[0])
+		return 0; /* the console's input belongs to the shell */
+	while (got < n && (inb(base + LSR) & LSR_DR))
+		buf[got++] = (char)inb(base + RBR);
+	return (ssize_t)got;
+}
+
+static const struct file_operations serial_tty_fops = {
+	.open = serial_tty_open,
+	.read = serial_tty_read,
+	.write = serial_tty_write,
+};
+
+int serial_tty_init(void)
+{
+	int err;
+
+	for (int i = 1; i < SERIAL_NR; i++) /* COM1 is the console's, set up already */
+		if (port_base[i])
+			port_setup(port_base[i]);
+	cdev_init(&serial_cdev, &serial_tty_fops);
+	err = cdev_add(&serial_cdev, MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE), SERIAL_NR);
+	if (err) {
+		pr_err("serial: ttyS numbers 4:64-67 are taken: %d\n", err);
+		return err;
+	}
+	pr_info("serial: %u port(s) the BIOS reported: ttyS0..ttyS%u\n", serial_nr_ports(),
+		serial_nr_ports() - 1);
+	return 0;
+}

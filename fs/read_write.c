@@ -1,0 +1,54 @@
+/* read_write.c: read, write, seek and readdir on an open file, through its f_op. */
+#include <kobold/errno.h>
+#include <kobold/fs.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+
+ssize_t vfs_read(struct file *f, char *buf, size_t n)
+{
+	if ((f->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (S_ISDIR(f->f_path.inode->i_mode))
+		return -EISDIR;
+	if (!f->f_op->read)
+		return -EINVAL;
+	return f->f_op->read(f, buf, n, &f->f_pos);
+}
+
+ssize_t vfs_write(struct file *f, const char *buf, size_t n)
+{
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (!f->f_op->write)
+		return -EINVAL;
+	if (f->f_flags & O_APPEND)
+		f->f_pos = f->f_path.inode->i_size;
+	return f->f_op->write(f, buf, n, &f->f_pos);
+}
+
+loff_t vfs_llseek(struct file *f, loff_t pos)
+{
+	if (pos < 0)
+		return -EINVAL;
+	f->f_pos = pos;
+	return pos;
+}
+
+/* The next name: 1, or 0 at the end; resumes after the last name returned. */
+int vfs_readdir(struct file *f, struct vfs_dirent *out)
+{
+	char *last;
+	int r;
+
+	if (!S_ISDIR(f->f_path.inode->i_mode) || !f->f_op->readdir)
+		return -ENOTDIR;
+	r = f->f_op->readdir(f, f->f_dirpos, out);
+	if (r <= 0)
+		return r;
+	last = kstrdup(out->name);
+	if (!last)
+		return -ENOMEM;
+	kfree(f->f_dirpos);
+	f->f_dirpos = last;
+	return 1;
+}

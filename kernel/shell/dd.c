@@ -1,0 +1,294 @@
+/*
+ * dd.c: coreutils' dd over the VFS: copies COUNT blocks of BS bytes from
+ * if= to of= (the console without of=), after skipping SKIP input blocks
+ * and seeking SEEK output blocks, and ends with dd's three summary lines.
+ * Ctrl-C stops it, and the summary says how far it got.
+ */
+#include <kobold/clock.h>
+#include <kobold/errno.h>
+#include <kobold/shell.h>
+#include <kobold/shell_fs.h>
+#include <kobold/signal.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+
+#define DD_BS_MAX (16UL << 20)
+
+struct dd {
+	const char *in, *out;
+	unsigned long bs;
+	unsigned long long count, skip, seek;
+	unsigned long full_in, part_in, full_out, part_out;
+	unsigned long long bytes;
+};
+
+/* "4k", "1M", "512": dd's numbers with their multiplier suffixes. */
+static int parse_size(const char *s, unsigned long long *out)
+{
+	static const struct {
+		const char *suffix;
+		unsigned long long mult;
+	} units[] = {
+		{ "", 1 },
+		{ "c", 1 },
+		{ "w", 2 },
+		{ "b", 512 },
+		{ "kB", 1000 },
+		{ "k", 1024 },
+		{ "K", 1024 },
+		{ "KiB", 1024 },
+		{ "MB", 1000000 },
+		{ "M", 1 << 20 },
+		{ "MiB", 1 << 20 },
+		{ "GB", 1000000000 },
+		{ "G", 1 << 30 },
+		{ "GiB", 1 << 30 },
+	};
+	char num[24];
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	if (n == 0 || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(s + n, units[i].suffix) != 0)
+			continue;
+		if (kstrtoull(num, 10, out))
+			return -EINVAL;
+		*out *= units[i].mult;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int parse_operand(struct dd *d, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	unsigned long long v;
+	size_t klen = eq ? (size_t)(eq - arg) : 0;
+
+	if (klen == 2 && !strncmp(arg, "if", 2)) {
+		d->in = eq + 1;
+		return 0;
+	}
+	if (klen == 2 && !strncmp(arg, "of", 2)) {
+		d->out = eq + 1;
+		return 0;
+	}
+	if (!eq || (strncmp(arg, "bs=", 3) && strncmp(arg, "count=", 6) &&
+		    strncmp(arg, "skip=", 5) && strncmp(arg, "seek=", 5))) {
+		sh_err("dd: unrecognized operand '%s'\n", arg);
+		return -EINVAL;
+	}
+	if (parse_size(eq + 1, &v) || (arg[0] == 'b' && (v == 0 || v > DD_BS_MAX))) {
+		sh_err("dd: invalid number: '%s'\n", eq + 1);
+		return -EINVAL;
+	}
+	if (arg[0] == 'b')
+		d->bs = (unsigned long)v;
+	else if (arg[0] == 'c')
+		d->count = v;
+	else if (arg[1] == 'k')
+		d->skip = v;
+	else
+		d->seek = v;
+	return 0;
+}
+
+/* human_readable with autoscale, rounded to nearest: "1.0 kB", "17 MB", "16 MiB". */
+static void human(char *out, size_t size, unsigned long long v, bool si)
+{
+	static const char *const si_units[] = { "B", "kB", "MB", "GB", "TB" };
+	static const char *const iec_units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned long long base = si ? 1000 : 1024, div = 1, tenths;
+	int e = 0;
+
+	while (v / div >= base && e < 4) {
+		div *= base;
+		e++;
+	}
+	tenths = (v * 10 + div / 2) / div;
+	if (tenths < 100)
+		scnprintf(out, size, "%llu.%llu %s", tenths / 10, tenths % 10,
+			  si ? si_units[e] : iec_units[e]);
+	else
+		scnprintf(out, size, "%llu %s", (v + div / 2) / div, si ? si_units[e] : iec_units[e]);
+}
+
+/* printf's %g (6 significant digits) of ns / 1e9, as dd prints its time. */
+static void seconds(char *out, size_t size, unsigned long long ns)
+{
+	char digits[24];
+	int exp10 = -9, len, point;
+
+	if (ns == 0) {
+		strscpy(out, "0", size);
+		return;
+	}
+	while (ns >= 1000000) {
+		ns = (ns + 5) / 10;
+		exp10++;
+	}
+	len = scnprintf(digits, sizeof(digits), "%llu", ns);
+	while (len > 1 && digits[len - 1] == '0') { /* %g drops trailing zeros */
+		digits[--len] = '\0';
+		exp10++;
+	}
+	point = len + exp10; /* digits before the decimal point */
+	if (point < -3) {    /* %g's exponent form below 1e-4 */
+		scnprintf(out, size, "%c%s%se-%02d", digits[0], len > 1 ? "." : "", digits + 1,
+			  1 - point);
+	} else if (point <= 0) {
+		scnprintf(out, size, "0.%.*s%s", -point, "0000", digits);
+	} else if (point >= len) {
+		scnprintf(out, size, "%s%.*s", digits, point - len, "000000");
+	} else {
+		scnprintf(out, size, "%.*s.%s", point, digits, digits + point);
+	}
+}
+
+static void summary(struct dd *d, unsigned long long ns)
+{
+	char si[24], iec[24], secs[24], rate[24];
+	unsigned long long us = ns / 1000 ? ns / 1000 : 1;
+
+	sh_printf("%lu+%lu records in\n%lu+%lu records out\n", d->full_in, d->part_in,
+		  d->full_out, d->part_out);
+	human(si, sizeof(si), d->bytes, true);
+	human(iec, sizeof(iec), d->bytes, false);
+	seconds(secs, sizeof(secs), ns);
+	if (d->bytes == 0)
+		strscpy(rate, "0.0 kB", sizeof(rate));
+	else
+		human(rate, sizeof(rate), d->bytes * 1000000 / us, true);
+	if (d->bytes >= 1024)
+		sh_printf("%llu bytes (%s, %s) copied, %s s, %s/s\n", d->bytes, si, iec, secs, rate);
+	else if (d->bytes >= 1000)
+		sh_printf("%llu bytes (%s) copied, %s s, %s/s\n", d->bytes, si, secs, rate);
+	else
+		sh_printf("%llu bytes copied, %s s, %s/s\n", d->bytes, secs, rate);
+}
+
+static bool seekable(struct file *f)
+{
+	umode_t m = f->f_path.inode->i_mode;
+
+	return S_ISREG(m) || S_ISBLK(m);
+}
+
+/* Skips n bytes of input: a seek where the file has positions, else reads them. */
+static int skip_input(struct file *f, char *buf, unsigned long bs, unsigned long long blocks)
+{
+	if (seekable(f))
+		return (int)min(vfs_llseek(f, (loff_t)(blocks * bs)), (loff_t)0);
+	for (; blocks; blocks--) {
+		ssize_t n = vfs_read(f, buf, bs);
+
+		if (n <= 0)
+			return (int)n;
+	}
+	return 0;
+}
+
+static int open_output(struct dd *d, struct file **out)
+{
+	int err;
+
+	*out = NULL;
+	if (!d->out)
+		return 0;
+	err = vfs_open(shell_cwd(), d->out, O_WRONLY | O_CREAT | (d->seek ? 0 : O_TRUNC), 0644,
+		       out);
+	if (err) {
+		sh_err("dd: failed to open '%s': %s\n", d->out, kstrerror(err));
+		return err;
+	}
+	if (d->seek && S_ISREG((*out)->f_path.inode->i_mode)) /* as without conv=notrunc */
+		vfs_truncate(shell_cwd(), d->out, (loff_t)(d->seek * d->bs));
+	vfs_llseek(*out, (loff_t)(d->seek * d->bs));
+	return 0;
+}
+
+/* One block: read, count, write, count; 1 at the end of the input, or -errno. */
+static int copy_block(struct dd *d, struct file *in, struct file *out, char *buf)
+{
+	ssize_t n = vfs_read(in, buf, d->bs), w;
+
+	if (n < 0) {
+		sh_err("dd: error reading '%s': %s\n", d->in, kstrerror((int)n));
+		return (int)n;
+	}
+	if (n == 0)
+		return 1;
+	*((size_t)n == d->bs ? &d->full_in : &d->part_in) += 1;
+	if (out) {
+		w = shell_write_all(out, buf, (size_t)n);
+	} else {
+		sh_write(buf, (size_t)n);
+		w = n;
+	}
+	if (w < 0) {
+		sh_err("dd: error writing '%s': %s\n", d->out, kstrerror((int)w));
+		return (int)w;
+	}
+	*((size_t)n == d->bs ? &d->full_out : &d->part_out) += 1;
+	d->bytes += (unsigned long long)n;
+	return 0;
+}
+
+static int dd_copy(struct dd *d, struct file *in, struct file *out, char *buf)
+{
+	u64 start = ktime_get_ns();
+	int err = skip_input(in, buf, d->bs, d->skip);
+
+	for (unsigned long long i = 0; !err && i < d->count; i++) {
+		if (signal_pending()) {
+			err = -EINTR;
+			break;
+		}
+		err = copy_block(d, in, out, buf);
+	}
+	if (err < 0 && err != -EINTR && d->bytes == 0 && d->full_in + d->part_in == 0 &&
+	    d->skip && seekable(in))
+		sh_err("dd: '%s': cannot skip: %s\n", d->in, kstrerror(err));
+	summary(d, ktime_get_ns() - start);
+	return err == -EINTR ? 130 : err < 0 ? 1
+					     : 0;
+}
+
+static int cmd_dd(int argc, char **argv)
+{
+	struct dd d = { .bs = 512, .count = ~0ULL };
+	struct file *in, *out;
+	char *buf;
+	int err;
+
+	for (int i = 1; i < argc; i++)
+		if (parse_operand(&d, argv[i]))
+			return 1;
+	if (!d.in) {
+		sh_err("dd: missing if= (this shell has no standard input)\n");
+		return 1;
+	}
+	err = vfs_open(shell_cwd(), d.in, O_RDONLY, 0, &in);
+	if (err) {
+		sh_err("dd: failed to open '%s': %s\n", d.in, kstrerror(err));
+		return 1;
+	}
+	buf = kmalloc(d.bs);
+	if (!buf) {
+		sh_err("dd: memory exhausted by input buffer of size %lu bytes\n", d.bs);
+		vfs_close(in);
+		return 1;
+	}
+	err = open_output(&d, &out) ? 1 : dd_copy(&d, in, out, buf);
+	vfs_close(out);
+	vfs_close(in);
+	kfree(buf);
+	return err;
+}
+SHELL_COMMAND("dd", "if=FILE [of=FILE] [bs=N] [count=N] [skip=N] [seek=N]",
+	      "copy blocks between files and devices, with dd's summary", cmd_dd);
