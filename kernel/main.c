@@ -3,6 +3,7 @@
  * multiboot magic and info; each step below depends on the ones before it.
  */
 #include <asm/desc.h>
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/clock.h>
@@ -21,6 +22,7 @@
 #include <kobold/param.h>
 #include <kobold/pci.h>
 #include <kobold/printk.h>
+#include <kobold/proc_fs.h>
 #include <kobold/shell.h>
 #include <kobold/string.h>
 #include <kobold/rtc.h>
@@ -89,6 +91,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	gdt_init();				/* flat segments we own */
 	idt_init();				/* exceptions now oops instead of rebooting */
 	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
+	apic_init();				/* the local APIC, for MSI-X; the 8259 on its LINT0 */
 	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
 	serial_probe_bios_ports();		/* the BIOS's list of COM ports, in page 0 */
 	paging_init();				/* page 0 unmapped: NULL faults */
@@ -98,6 +101,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		panic("the device model could not start");
 	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
+	proc_root_init();			/* /proc: interrupts */
 	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
 	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
 	if (pm_init())				/* /sys/power: state and pm_test */

@@ -138,14 +138,14 @@ def doc_files():
     return files
 
 
-TREE_COUNT = re.compile(r"^\d+ directories, \d+ files$")
+TREE_COUNT = re.compile(r"^\d+ director(y|ies), \d+ files?$")
 
 
 def line_regex(line, extra=()):
     if line.strip() == "...":
         return r"(?:[^\n]*\n)*?"
     if extra and TREE_COUNT.match(line.rstrip()):
-        return r"\d+ directories, \d+ files[ \t]*\n"
+        return r"\d+ director(y|ies), \d+ files?[ \t]*\n"
     return ".*?".join(re.escape(part) for part in line.rstrip().split("...")) + r"[ \t]*\n"
 
 

@@ -69,9 +69,9 @@ def test_a_lab_marker_accepts_that_labs_lines_and_nothing_else():
     assert not m(doc, solved)  # without the marker the solved tree fails
     assert not m(doc, solved[:1] + ["-r--r--r-- sizes"] + solved[2:], adds)
     assert not m(doc, solved[1:], adds)  # a line the doc shows is still required
-    tree = ["`-- sbd0", "    |-- ro", "    `-- version", "", "1 directories, 2 files"]
-    assert m(tree, tree[:2] + ["    |-- size_kb"] + tree[2:4] + ["1 directories, 3 files"], adds)
-    assert not m(tree, tree[:4] + ["1 directories, 3 files"])
+    tree = ["`-- sbd0", "    |-- ro", "    `-- version", "", "1 directory, 2 files"]
+    assert m(tree, tree[:2] + ["    |-- size_kb"] + tree[2:4] + ["1 directory, 3 files"], adds)
+    assert not m(tree, tree[:4] + ["1 directory, 3 files"])
 
 
 def test_a_wrong_transcript_fails(tmp_path):

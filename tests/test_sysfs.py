@@ -87,7 +87,7 @@ def test_tree_draws_the_class(kernel):
     out = kernel.run("tree /sys/class/sbd")
     assert out.startswith("/sys/class/sbd\n`-- sbd0\n"), out
     assert "    |-- ro\n" in out and "    `-- version\n" in out
-    assert re.search(r"^1 directories, \d+ files$", out, re.M), out
+    assert re.search(r"^1 directory, \d+ files$", out, re.M), out
 
 
 def test_open_attribute_pins_its_module(kernel):

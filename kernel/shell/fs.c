@@ -369,7 +369,8 @@ static int cmd_tree(int argc, char **argv)
 	sh_printf("%s\n", path);
 	err = tree_walk(&p, prefix, 0, &n);
 	if (!err)
-		sh_printf("\n%lu directories, %lu files\n", n.dirs, n.files);
+		sh_printf("\n%lu director%s, %lu file%s\n", n.dirs, n.dirs == 1 ? "y" : "ies",
+			  n.files, n.files == 1 ? "" : "s");	/* as tree counts */
 	kfree(prefix);
 	path_put(&p);
 	return err ? 130 : 0; /* -EINTR: the shell says ^C */
