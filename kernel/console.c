@@ -32,6 +32,16 @@ void register_console(struct console *con)
 	*pp = con;
 }
 
+void unregister_console(struct console *con)
+{
+	struct console **pp = &consoles;
+
+	while (*pp && *pp != con)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = con->next;
+}
+
 void console_write(const char *s, size_t n)
 {
 	for (struct console *c = consoles; c; c = c->next)

@@ -3,6 +3,7 @@
  * multiboot magic and info; each step below depends on the ones before it.
  */
 #include <asm/desc.h>
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/clock.h>
@@ -11,6 +12,8 @@
 #include <kobold/acpi.h>
 #include <kobold/fs.h>
 #include <kobold/init.h>
+#include <kobold/input.h>
+#include <kobold/miscdevice.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
 #include <kobold/module.h>
@@ -19,8 +22,12 @@
 #include <kobold/param.h>
 #include <kobold/pci.h>
 #include <kobold/printk.h>
+#include <kobold/proc_fs.h>
 #include <kobold/shell.h>
 #include <kobold/string.h>
+#include <kobold/rtc.h>
+#include <kobold/suspend.h>
+#include <kobold/tty.h>
 #include <kobold/time.h>
 #include <kobold/udevd.h>
 #include <kobold/virtio.h>
@@ -42,6 +49,21 @@ void ktest_print(const char *fmt, ...)
 	n = vscnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	console_write(buf, (size_t)n);
+}
+
+/* Built-in drivers of the PC's own devices; one that fails is said, and boot goes on. */
+static void legacy_drivers_init(void)
+{
+	if (tty_class_init() || rtc_class_init() || input_init() || misc_init())
+		pr_err("tty, rtc, input, misc: classes not registered\n");
+	if (serial8250_init())
+		pr_err("serial8250: driver not registered\n");
+	if (i8042_init() || atkbd_init())
+		pr_err("i8042: the keyboard driver is not registered\n");
+	if (rtc_cmos_init())
+		pr_err("rtc_cmos: driver not registered\n");
+	if (vga_init())
+		pr_err("vga: driver not registered\n");
 }
 
 static __noreturn void run_self_tests(void)
@@ -67,30 +89,37 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
 		pr_info("Boot loader: %s\n", (const char *)mbi->boot_loader_name);
 	pr_info("Command line: %s\n", saved_command_line());
+	pc_bda_copy();				/* what we need of page 0, before it goes */
 	gdt_init();				/* flat segments we own */
 	idt_init();				/* exceptions now oops instead of rebooting */
 	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
+	apic_init();				/* the local APIC, for MSI-X; the 8259 on its LINT0 */
 	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
 	serial_probe_bios_ports();		/* the BIOS's list of COM ports, in page 0 */
 	paging_init();				/* page 0 unmapped: NULL faults */
 	time_init();				/* PIT tick and calibrated TSC */
-	serial_enable_input();
-	atkbd_init();
 	local_irq_enable();
-	if (driver_init())			/* sysfs and the device model's roots */
+	if (driver_init())			/* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
 	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
+	proc_root_init();			/* /proc: interrupts */
 	if (!test_suites)			/* the self-tests count every allocation their events make */
 		udevd_init();			/* udev: rules for every event, run as deferred work */
 	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
 	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
+	if (pm_init())				/* /sys/power: state and pm_test */
+		pr_err("PM: /sys/power could not be made\n");
+	pc_devices_init();			/* the legacy devices: serial8250, i8042, rtc_cmos, vga */
+	legacy_drivers_init();			/* their drivers bind: serial input, keyboard */
 	if (genhd_init())			/* the block class */
 		panic("the block layer could not start");
 	if (pci_init())				/* the pci bus: enumerate and register functions */
 		pr_err("pci: initialisation failed\n");
 	if (virtio_init())			/* the virtio bus and its PCI transport driver */
 		pr_err("virtio: initialisation failed\n");
+	if (virtio_rng_init())			/* virtio-rng-pci: hw_random in the misc class */
+		pr_err("virtio_rng: driver not registered\n");
 	if (acpi_sci_init() == 0)		/* ACPI mode: the SCI and its events */
 		acpiphp_init();			/* QEMU's device_add/device_del as GPE 1 */
 	if (vtconsole_init())			/* the VGA console's device, in the newer API */

@@ -26,6 +26,8 @@ the fence changes that:
     <!-- check: skip -->                 not checked (say why in the text)
     <!-- check: continue -->             the same boot as the previous block
     <!-- check: append="sbd.nr=2" -->    this kernel command line
+    <!-- check: disk="mbr" -->            the disk holds an MBR: vda1 (4 MiB), vda2 extended,
+                                         vda5 (2 MiB) inside it (tests/partimg.py writes it)
     <!-- check: solution -->             (labs) checked with the lab's solution applied
     <!-- check: start -->                (labs) the tree before any lab: checked on the
                                          committed tree by tests/test_labs.py, not by test_docs
@@ -82,6 +84,9 @@ class Block:
     def append(self):
         return self.options.get("append", "")
 
+    def disk(self):
+        return self.options.get("disk", "")
+
     def for_start(self):
         return "start" in self.options
 
@@ -134,14 +139,14 @@ def doc_files():
     return files
 
 
-TREE_COUNT = re.compile(r"^\d+ directories, \d+ files$")
+TREE_COUNT = re.compile(r"^\d+ director(y|ies), \d+ files?$")
 
 
 def line_regex(line, extra=()):
     if line.strip() == "...":
         return r"(?:[^\n]*\n)*?"
     if extra and TREE_COUNT.match(line.rstrip()):
-        return r"\d+ directories, \d+ files[ \t]*\n"
+        return r"\d+ director(y|ies), \d+ files?[ \t]*\n"
     return ".*?".join(re.escape(part) for part in line.rstrip().split("...")) + r"[ \t]*\n"
 
 
@@ -181,19 +186,24 @@ class Failure(AssertionError):
     pass
 
 
-def disk_image(directory):
-    """A disk like make run's build/disk.img: 16 MiB, sector 0 labelled."""
+def disk_image(directory, kind=""):
+    """A disk like make run's build/disk.img: 16 MiB, sector 0 labelled; or, for
+    kind "mbr", with a partition table instead of the label."""
+    import partimg
     path = os.path.join(directory, "disk.img")
+    if kind == "mbr":
+        return partimg.mbr(path, 16, [(2048, 8192, partimg.LINUX), (10240, 8192, partimg.EXTENDED)],
+                           [(12288, 4096)], ext_index=1)
     with open(path, "wb") as f:
         f.write(b"Kobold virtio disk: sector 0\n")
         f.truncate(16 * 1024 * 1024)
     return path
 
 
-def boot_like_make_run(append="", kernel=None):
+def boot_like_make_run(append="", kernel=None, disk_kind=""):
     import kobold
     tmp = tempfile.mkdtemp(prefix="kobold-doc-")
-    disk = disk_image(tmp)
+    disk = disk_image(tmp, disk_kind)
     args = ["-drive", "file=%s,if=none,id=vd0,format=raw,cache=writeback" % disk,
             "-device", "virtio-blk-pci,drive=vd0,serial=kobold-disk"]
     saved = kobold.KERNEL
@@ -244,7 +254,7 @@ def check_blocks(blocks, kernel=None):
             if not block.continues() or k is None:
                 if k:
                     shutdown(k)
-                k = boot_like_make_run(block.append(), kernel)
+                k = boot_like_make_run(block.append(), kernel, block.disk())
             try:
                 run_block(k, block)
                 broken = False

@@ -98,6 +98,8 @@ class Graph:
             if parent and self.is_glue(c):
                 self.devices(c, parent)
                 continue
+            if c + "/uevent" not in self.entries and not any(map(self.is_dir, self.children(c))):
+                continue  # an attribute group (serio's id/), not a device
             self.nodes[c] = ("device", posixpath.basename(c))
             if parent:
                 self.edges.append((parent, c, "", "solid"))

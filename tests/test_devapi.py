@@ -89,3 +89,16 @@ def test_udevadm_tree_and_kobjects_show_both(vm):
                  "/devices/virtual/vtconsole/vtcon0", "/class/sbd/sbd0"):
         assert re.search(r"^ +\d+ added +%s$" % re.escape(path), kobjects, re.M), kobjects
     assert "PANIC" not in vm.transcript()
+
+
+def test_interfaces_and_events_of_both_kinds_in_the_kernel():
+    """The devapi suite in QEMU: one class_interface follows a class_device and
+    struct device members (add/remove and add_dev/remove_dev, in order), events
+    at the new paths, groups, devres. The shell has no interface on a class with
+    both kinds of member, so this boot runs the suite itself."""
+    status, text = kobold.run_to_exit("test=devapi,devres loglevel=3", timeout=max(kobold.TIMEOUT, 60))
+    cases = kobold.parse_ktap(text)
+    assert status == kobold.EXIT_SUCCESS, text[-3000:]
+    for case in ("devapi.devapi_interface_sees_both_kinds", "devapi.devapi_events_carry_the_class_keys",
+                 "devapi.devapi_class_member_with_a_parent", "devres.devres_unwinds_under_fault_injection"):
+        assert cases.get(case, (False,))[0], (case, text[-3000:])

@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import doccheck  # noqa: E402
 
-KNOWN_OPTIONS = {"skip", "continue", "append", "solution", "start", "labs"}
+KNOWN_OPTIONS = {"skip", "continue", "append", "solution", "start", "labs", "disk"}
 
 
 def groups():
@@ -69,9 +69,9 @@ def test_a_lab_marker_accepts_that_labs_lines_and_nothing_else():
     assert not m(doc, solved)  # without the marker the solved tree fails
     assert not m(doc, solved[:1] + ["-r--r--r-- sizes"] + solved[2:], adds)
     assert not m(doc, solved[1:], adds)  # a line the doc shows is still required
-    tree = ["`-- sbd0", "    |-- ro", "    `-- version", "", "1 directories, 2 files"]
-    assert m(tree, tree[:2] + ["    |-- size_kb"] + tree[2:4] + ["1 directories, 3 files"], adds)
-    assert not m(tree, tree[:4] + ["1 directories, 3 files"])
+    tree = ["`-- sbd0", "    |-- ro", "    `-- version", "", "1 directory, 2 files"]
+    assert m(tree, tree[:2] + ["    |-- size_kb"] + tree[2:4] + ["1 directory, 3 files"], adds)
+    assert not m(tree, tree[:4] + ["1 directory, 3 files"])
 
 
 def test_a_wrong_transcript_fails(tmp_path):
@@ -102,6 +102,10 @@ def test_graph_of_a_real_boot(tmp_path):
     assert ("/sys/class/sbd", "/sys/class/sbd/sbd0", "", "solid") in g.edges
     assert ("/sys/devices/pci0000:00", "/sys/devices/pci0000:00/0000:00:00.0", "", "solid") in g.edges
     assert not any(k == "device" and p.endswith("/uevent") for p, k in kinds.items())
+    assert kinds.get("/sys/bus/platform") == "bus" and kinds.get("/sys/bus/serio") == "bus", kinds
+    assert kinds.get("/sys/devices/platform/i8042/serio0") == "device", kinds
+    assert "/sys/devices/platform/i8042/serio0/id" not in kinds	# an attribute group
+    assert ("/sys/devices/platform/i8042", "/sys/devices/platform/i8042/serio0", "", "solid") in g.edges
     # the newer API: a class's link to its member device; no node for the <class> glue directory
     assert kinds.get("/sys/devices/virtual/vtconsole/vtcon0") == "device", kinds
     assert "/sys/devices/virtual/vtconsole" not in kinds, kinds

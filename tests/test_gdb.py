@@ -446,7 +446,7 @@ def check_walk(out):
     assert frames(kadd)[:3] == ["kobject_add", "class_device_add", "class_device_register"], out
     assert strings(kadd) == ["block"], out
     sdir = next(s for s in steps if s.startswith("3, sysfs_create_dir"))
-    assert "/sys/class/block\n`-- sbd0\n\n1 directories, 0 files" in sdir, out
+    assert "/sys/class/block\n`-- sbd0\n\n1 directory, 0 files" in sdir, out
     assert "  path:     /class/block/sbd0\n  refcount: 2\n  state:    added\n" in sdir, out
     # 2.6.15's order: the add event first, then the interfaces' add.
     hot = next(s for s in steps if s.startswith("4, kobject_hotplug"))
@@ -461,7 +461,7 @@ def check_walk(out):
     assert strings(sbd) == ["sbd0", "sbd"], out
     # Back in sbd_add, which adds its attribute files next: only uevent so far.
     assert re.search(r"^0x[0-9a-f]+ in sbd_add \(index=0\)", sbd, re.M), out
-    assert "/sys/class/sbd\n`-- sbd0\n    `-- uevent\n\n1 directories, 1 files" in sbd, out
+    assert "/sys/class/sbd\n`-- sbd0\n    `-- uevent\n\n1 directory, 1 file" in sbd, out
     assert "detached" in out
 
 

@@ -133,13 +133,35 @@ def solved_files(base_tree, order, dest):
             if os.path.exists(os.path.join(dest, rel))}
 
 
+def orders():
+    """The orders that can matter: every order of the labs that share a file with
+    another lab, with the labs whose files are their own before, between and after
+    them, forwards and backwards. (Patches to disjoint files commute, so the other
+    orders give the same files; all 720 orders of six labs took minutes.)"""
+    files = labtree.lab_files()
+    shared = sorted({lab for labs in files.values() if len(labs) > 1 for lab in labs})
+    alone = [lab for lab in LABS if lab not in shared]
+    for lab in alone:  # what makes the shortcut sound
+        assert all(labs == [lab] for labs in files.values() if lab in labs), lab
+    seen = []
+    for p in itertools.permutations(shared):
+        for own in (alone, alone[::-1]):
+            for k in range(len(own) + 1):
+                order = tuple(own[:k]) + p + tuple(own[k:])
+                if order not in seen:
+                    seen.append(order)
+    return seen
+
+
 def test_solutions_compose_in_any_order(base, workdir):
-    """Every order of every lab's solution applies and gives the same files; that tree
-    builds, every checker passes on it, and so does every transcript in the docs."""
+    """Every order of the lab's solutions that can matter applies and gives the same
+    files; that tree builds, every checker passes on it, and so does every transcript
+    in the docs."""
     tree, _ = base
     results = []
-    for n, order in enumerate(itertools.permutations(LABS)):
+    for n, order in enumerate(orders()):
         results.append(solved_files(tree, order, os.path.join(workdir, "order%d" % n)))
+    assert len(results) >= 2 * len(LABS), "too few orders: %d" % len(results)
     assert all(r == results[0] for r in results), "the order of the labs changes the result"
 
     solved = os.path.join(workdir, "all")

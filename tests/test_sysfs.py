@@ -12,8 +12,8 @@ def disk_image(tmp_path, kib=1024):
 
 
 def test_top_of_sys(kernel):
-    assert kernel.run("ls /sys").split() == ["block", "bus", "class", "devices", "kernel"]
-    assert kernel.run("ls /").split() == ["dev", "etc", "mnt", "sys", "tmp"]
+    assert kernel.run("ls /sys").split() == ["block", "bus", "class", "devices", "kernel", "power"]
+    assert kernel.run("ls /").split() == ["dev", "etc", "mnt", "proc", "sys", "tmp"]
 
 
 def test_ls_is_sorted_and_l_shows_types_and_links(kernel):
@@ -87,7 +87,7 @@ def test_tree_draws_the_class(kernel):
     out = kernel.run("tree /sys/class/sbd")
     assert out.startswith("/sys/class/sbd\n`-- sbd0\n"), out
     assert "    |-- ro\n" in out and "    `-- version\n" in out
-    assert re.search(r"^1 directories, \d+ files$", out, re.M), out
+    assert re.search(r"^1 directory, \d+ files$", out, re.M), out
 
 
 def test_open_attribute_pins_its_module(kernel):

@@ -156,6 +156,84 @@ int bus_for_each_drv(struct bus_type *bus, struct device_driver *start, void *da
 	return 0;
 }
 
+/* A device's name as written to a file: one trailing newline (echo's) is not part of it. */
+static bool name_matches(const char *bus_id, const char *buf, size_t count)
+{
+	size_t len = strlen(bus_id);
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	return count == len && memcmp(bus_id, buf, len) == 0;
+}
+
+struct name_query {
+	const char *buf;
+	size_t count;
+	struct device *found;
+};
+
+static int match_name(struct device *dev, void *data)
+{
+	struct name_query *q = data;
+
+	if (!name_matches(dev->bus_id, q->buf, q->count))
+		return 0;
+	q->found = get_device(dev);
+	return 1;
+}
+
+static struct device *find_device_by_text(struct bus_type *bus, const char *buf, size_t count)
+{
+	struct name_query q = { buf, count, NULL };
+
+	bus_for_each_dev(bus, NULL, &q, match_name);
+	return q.found;
+}
+
+struct device *bus_find_device_by_name(struct bus_type *bus, const char *name)
+{
+	return find_device_by_text(bus, name, strlen(name));
+}
+
+/* /sys/bus/<bus>/drivers/<drv>/unbind: the device named must be bound to drv. */
+static ssize_t driver_unbind(struct device_driver *drv, const char *buf, size_t count)
+{
+	struct device *dev = find_device_by_text(drv->bus, buf, count);
+	ssize_t err = -ENODEV;
+
+	if (dev && dev->driver == drv) {
+		device_release_driver(dev);
+		err = (ssize_t)count;
+	}
+	put_device(dev);
+	return err;
+}
+static DRIVER_ATTR(unbind, S_IWUSR, NULL, driver_unbind);
+
+/* .../bind: the device named must match drv and be unbound; probe's error comes back. */
+static ssize_t driver_bind(struct device_driver *drv, const char *buf, size_t count)
+{
+	struct device *dev = find_device_by_text(drv->bus, buf, count);
+	ssize_t err = -ENODEV;
+
+	if (!dev || (drv->bus->match && !drv->bus->match(dev, drv)))
+		err = -ENODEV;
+	else if (dev->driver)
+		err = -EBUSY;
+	else
+		err = driver_probe_device(drv, dev) ?: (ssize_t)count;
+	put_device(dev);
+	return err;
+}
+static DRIVER_ATTR(bind, S_IWUSR, NULL, driver_bind);
+
+/* As Linux 2.6.13 on: every driver of every bus gets the two files. */
+int add_bind_files(struct device_driver *drv)
+{
+	return driver_create_file(drv, &driver_attr_unbind) ?:
+	       driver_create_file(drv, &driver_attr_bind);
+}
+
 static int add_bus_attrs(struct bus_type *bus)
 {
 	struct bus_attribute *a;

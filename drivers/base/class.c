@@ -542,8 +542,9 @@ static bool interface_registered(const struct class_interface *intf)
 }
 
 /*
- * Kobold's choice: an add() that fails undoes the interface and returns the
- * error (2.6 ignored add's return). remove() runs for the failing device too.
+ * Kobold's choice: an add() or add_dev() that fails undoes the interface for
+ * both kinds of member and returns the error (Linux ignored their return).
+ * remove() or remove_dev() runs for the failing device too.
  */
 int class_interface_register(struct class_interface *intf)
 {

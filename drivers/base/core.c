@@ -178,6 +178,7 @@ void device_initialize(struct device *dev)
 	kobject_init(&dev->kobj);
 	INIT_LIST_HEAD(&dev->bus_list);
 	INIT_LIST_HEAD(&dev->driver_list);
+	INIT_LIST_HEAD(&dev->power.entry);
 	INIT_LIST_HEAD(&dev->class_node);
 	INIT_LIST_HEAD(&dev->devres_head);
 }
@@ -403,6 +404,7 @@ int device_add(struct device *dev)
 	      bus_add_device(dev);
 	if (err)
 		goto out_del;
+	device_pm_add(dev);
 	devmodel_trace_kobj("device_add", &dev->kobj, NULL);
 	device_node(dev, true);	/* before the event, so a listener can open it */
 	kobject_hotplug(&dev->kobj, KOBJ_ADD);
@@ -442,6 +444,7 @@ static bool __device_del(struct device *dev)
 	device_release_driver(dev);
 	device_node(dev, false);
 	kobject_hotplug(&dev->kobj, KOBJ_REMOVE);	/* while the device is whole */
+	device_pm_remove(dev);
 	device_remove_class_symlinks(dev);
 	bus_remove_device(dev);
 	kobject_del(&dev->kobj);	/* and every file and link left in it */
@@ -501,7 +504,8 @@ static void device_create_release(struct device *dev)
 }
 
 static struct device *device_create_vargs(struct class *cls, struct device *parent,
-					  dev_t devt, void *drvdata, const char *fmt,
+					  dev_t devt, void *drvdata,
+					  const struct attribute_group **groups, const char *fmt,
 					  va_list ap)
 {
 	struct device *dev;
@@ -517,6 +521,7 @@ static struct device *device_create_vargs(struct class *cls, struct device *pare
 	dev->class = cls;
 	dev->parent = parent;
 	dev->devt = devt;
+	dev->groups = groups;
 	dev_set_drvdata(dev, drvdata);
 	n = vsnprintf(dev->bus_id, BUS_ID_SIZE, fmt, ap);
 	err = n >= BUS_ID_SIZE ? -ENAMETOOLONG : n <= 0 ? -EINVAL : device_add(dev);
@@ -535,7 +540,20 @@ struct device *device_create(struct class *cls, struct device *parent, dev_t dev
 	va_list ap;
 
 	va_start(ap, fmt);
-	dev = device_create_vargs(cls, parent, devt, drvdata, fmt, ap);
+	dev = device_create_vargs(cls, parent, devt, drvdata, NULL, fmt, ap);
+	va_end(ap);
+	return dev;
+}
+
+struct device *device_create_with_groups(struct class *cls, struct device *parent, dev_t devt,
+					 void *drvdata, const struct attribute_group **groups,
+					 const char *fmt, ...)
+{
+	struct device *dev;
+	va_list ap;
+
+	va_start(ap, fmt);
+	dev = device_create_vargs(cls, parent, devt, drvdata, groups, fmt, ap);
 	va_end(ap);
 	return dev;
 }

@@ -80,7 +80,7 @@ int driver_register(struct device_driver *drv)
 	err = kobject_register(&drv->kobj);
 	if (err)
 		goto out_put;
-	err = add_drv_attrs(drv);
+	err = add_drv_attrs(drv) ?: add_bind_files(drv);
 	if (err)
 		goto out_unregister;
 	devmodel_trace_kobj("driver_register", &drv->kobj, NULL);

@@ -1,8 +1,9 @@
 /*
  * init.c: bringing the device model up (Linux 2.6's drivers/base/init.c):
- * sysfs, then /sys/kernel, /sys/devices, /sys/bus and /sys/class.
+ * sysfs, then /sys/kernel, /sys/devices, /sys/bus, /sys/class and the platform bus.
  */
 #include <kobold/device.h>
+#include <kobold/platform_device.h>
 #include <kobold/string.h>
 
 #include "base.h"
@@ -46,6 +47,8 @@ int driver_init(void)
 		err = buses_init();
 	if (!err)
 		err = classes_init();
+	if (!err)
+		err = platform_bus_init();
 	if (err)
 		pr_err("driver_init: error %d\n", err);
 	done = !err;

@@ -2,8 +2,10 @@
  * virtio_blk.c: disks on virtio (QEMU: -drive if=none,id=d0,file=IMG
  * -device virtio-blk-pci,drive=d0), named vda, vdb, ... (virtio 1.1 §5.2).
  * Each request is a chain: a header the device reads, the data, and a
- * status byte the device writes. Requests wait in a software queue when
- * the ring is full and enter it as completions free descriptors.
+ * status byte the device writes. With indirect descriptors each request
+ * takes one slot of the ring, so the disk's queue depth is the ring's size
+ * and the block layer never gives us more; without them, requests that do
+ * not fit wait in a software queue and enter as completions free descriptors.
  */
 #include <asm/io.h>
 #include <kobold/blkdev.h>
@@ -17,7 +19,7 @@
 #include <kobold/virtio_blk.h>
 #include <kobold/virtio_config.h>
 
-#define VIRTBLK_MINORS 16		/* per disk, as Linux leaves room for partitions */
+#define VIRTBLK_MINORS 16		/* per disk: the disk and 15 partitions, as Linux */
 #define VIRTBLK_MAX_DISKS 64
 #define VIRTBLK_MAX_SEGS 64		/* data pieces in one request */
 #define VIRTBLK_MAX_SECTORS 256		/* 128 KiB, Linux's default max_sectors_kb */
@@ -273,6 +275,16 @@ static u32 virtblk_limits(struct virtio_blk *vblk)
 	return max(max_bytes / SECTOR_SIZE / step * step, step);
 }
 
+/* One ring slot per request with indirect tables, else three (header, data, status) at least. */
+static unsigned int virtblk_queue_depth(struct virtio_blk *vblk)
+{
+	unsigned int num = virtqueue_get_vring_size(vblk->vq);
+
+	if (virtio_has_feature(vblk->vdev, VIRTIO_RING_F_INDIRECT_DESC))
+		return num;
+	return max(num / 3, 1u);
+}
+
 static int virtblk_setup_disk(struct virtio_blk *vblk)
 {
 	struct gendisk *disk = alloc_disk();
@@ -283,11 +295,13 @@ static int virtblk_setup_disk(struct virtio_blk *vblk)
 	vblk->disk = disk;
 	disk->major = (unsigned int)virtblk_major;
 	disk->first_minor = (unsigned int)vblk->index * VIRTBLK_MINORS;
+	disk->minors = VIRTBLK_MINORS;
 	virtblk_name(disk->disk_name, sizeof(disk->disk_name), vblk->index);
 	virtio_cread(vblk->vdev, struct virtio_blk_config, capacity, &capacity);
 	set_capacity(disk, capacity);
 	disk->read_only = virtio_has_feature(vblk->vdev, VIRTIO_BLK_F_RO);
 	disk->max_sectors = virtblk_limits(vblk);
+	disk->queue_depth = virtblk_queue_depth(vblk);
 	disk->fops = &virtblk_fops;
 	disk->private_data = vblk;
 	disk->driverfs_dev = &vblk->vdev->dev;
@@ -373,6 +387,21 @@ static void virtblk_remove(struct virtio_device *vdev)
 	kfree(vblk);
 }
 
+/* Before poweroff: what the device caches goes to the disk, then the device stops. */
+static void virtblk_shutdown(struct virtio_device *vdev)
+{
+	struct virtio_blk *vblk = vdev->priv;
+	int err = blk_rw(vblk->disk, REQ_OP_FLUSH, 0, 0, NULL);
+
+	if (err)
+		pr_err("%s: flush before shutdown failed: %s\n", vblk->disk->disk_name,
+		       kstrerror(err));
+	vdev->config->reset(vdev);
+	virtblk_fail_all(vblk);
+	devmodel_trace("virtblk_shutdown", vblk->disk->disk_name,
+		       err ? "reset (flush failed)" : "flushed, reset");
+}
+
 /* A resize from the host (QEMU's block_resize): the new capacity, nothing else. */
 static void virtblk_config_changed(struct virtio_device *vdev)
 {
@@ -404,6 +433,7 @@ static struct virtio_driver virtio_blk = {
 	.feature_table_size = ARRAY_SIZE(features),
 	.probe = virtblk_probe,
 	.remove = virtblk_remove,
+	.shutdown = virtblk_shutdown,
 	.config_changed = virtblk_config_changed,
 };
 

@@ -1,15 +1,17 @@
 /*
- * atkbd.c: the PS/2 keyboard behind the i8042 controller (IRQ 1), scancode
- * set 1 as the controller translates it. Keys become the bytes a serial
- * terminal would send (arrows as ESC [ A), so the shell sees one input.
+ * atkbd.c: the AT keyboard driver on the serio bus (Linux 2.6's
+ * drivers/input/keyboard/atkbd.c), bound to the i8042's keyboard port
+ * (serio0): scancode set 1 as the controller translates it. Keys become the
+ * bytes a serial terminal would send (arrows as ESC [ A), so the shell sees
+ * one input.
  */
-#include <asm/io.h>
-#include <asm/irq.h>
 #include <kobold/console.h>
+#include <kobold/errno.h>
+#include <kobold/input.h>
 #include <kobold/printk.h>
+#include <kobold/serio.h>
+#include <kobold/string.h>
 
-#define I8042_DATA 0x60
-#define I8042_STATUS 0x64
 #define SC_LSHIFT 0x2a
 #define SC_RSHIFT 0x36
 #define SC_CTRL 0x1d
@@ -31,6 +33,8 @@ static const char shift_map[128] = {
 };
 
 static bool shift, ctrl, caps, extended;
+static struct input_dev *atkbd_input; /* input0, while atkbd is bound to serio0 */
+static char atkbd_phys[40];
 
 static void extended_key(u8 sc)
 {
@@ -39,7 +43,7 @@ static void extended_key(u8 sc)
 	else if (sc == 0x50)
 		console_input_str("\x1b[B");
 	else if (sc == 0x1c)
-		console_input('\r');	/* keypad Enter */
+		console_input('\r'); /* keypad Enter */
 }
 
 static void key_press(u8 sc)
@@ -72,13 +76,11 @@ static void key_press(u8 sc)
 	console_input(c);
 }
 
-static enum irqreturn atkbd_interrupt(int irq, void *dev)
+static enum irqreturn atkbd_interrupt(struct serio *serio, unsigned char sc,
+				      unsigned int flags)
 {
-	u8 sc;
-
-	if (!(inb(I8042_STATUS) & 0x01))
-		return IRQ_NONE;
-	sc = inb(I8042_DATA);
+	if (sc != 0xe0 && atkbd_input)
+		input_report_key(atkbd_input, sc & ~SC_RELEASE, !(sc & SC_RELEASE));
 	if (sc == 0xe0) {
 		extended = true;
 		return IRQ_HANDLED;
@@ -98,10 +100,65 @@ static enum irqreturn atkbd_interrupt(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
-void atkbd_init(void)
+/* input0 below the port: Linux's names and ids for a translated set 2 keyboard. */
+static struct input_dev *atkbd_input_device(struct serio *serio)
 {
-	while (inb(I8042_STATUS) & 0x01)	/* drop whatever the firmware left */
-		inb(I8042_DATA);
-	if (request_irq(1, atkbd_interrupt, "i8042", NULL))
-		pr_err("atkbd: no interrupt: the keyboard is not read\n");
+	struct input_dev *dev = input_allocate_device();
+
+	if (!dev)
+		return NULL;
+	snprintf(atkbd_phys, sizeof(atkbd_phys), "%s/input0", serio->phys);
+	dev->name = "AT Translated Set 2 keyboard";
+	dev->phys = atkbd_phys;
+	dev->id = (struct input_id){ BUS_I8042, 0x0001, 0x0001, 0xab41 };
+	dev->dev.parent = &serio->dev;
+	if (input_register_device(dev)) {
+		input_free_device(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+static int atkbd_connect(struct serio *serio, struct serio_driver *drv)
+{
+	int err;
+
+	shift = ctrl = caps = extended = false;
+	atkbd_input = atkbd_input_device(serio);
+	if (!atkbd_input)
+		return -ENOMEM;
+	err = serio_open(serio, drv);
+	if (err) {
+		input_unregister_device(atkbd_input);
+		atkbd_input = NULL;
+	}
+	return err;
+}
+
+static void atkbd_disconnect(struct serio *serio)
+{
+	serio_close(serio);
+	input_unregister_device(atkbd_input);
+	atkbd_input = NULL;
+}
+
+/* As Linux's: the i8042's ports, translated or not, and serial PS/2 adapters. */
+static const struct serio_device_id atkbd_serio_ids[] = {
+	{ .type = SERIO_8042, .proto = SERIO_ANY, .id = SERIO_ANY, .extra = SERIO_ANY },
+	{ .type = SERIO_8042_XL, .proto = SERIO_ANY, .id = SERIO_ANY, .extra = SERIO_ANY },
+	{ 0 },
+};
+
+static struct serio_driver atkbd_drv = {
+	.description = "AT and PS/2 keyboard driver",
+	.id_table = atkbd_serio_ids,
+	.interrupt = atkbd_interrupt,
+	.connect = atkbd_connect,
+	.disconnect = atkbd_disconnect,
+	.driver = { .name = "atkbd" },
+};
+
+int atkbd_init(void)
+{
+	return serio_register_driver(&atkbd_drv);
 }

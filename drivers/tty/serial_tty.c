@@ -4,8 +4,9 @@
  * 4:64..4:67, as Linux numbers them. A write goes out of the port, with
  * "\n" sent as "\r\n" (a tty's default ONLCR); a read returns what has
  * arrived. ttyS0 is also the console, whose input the shell reads: reading
- * it through the node returns nothing. Each port is a device of the "tty"
- * class (device_create), so /dev gets its node.
+ * it through the node returns nothing. The serial8250 driver (8250.c) makes
+ * each port's device in the "tty" class, below the platform device, and so
+ * its /dev node; this file is what opening that node reaches.
  */
 #include <asm/io.h>
 #include <kobold/device.h>
@@ -120,28 +121,6 @@ static const struct file_operations serial_tty_fops = {
 	.write = serial_tty_write,
 };
 
-static struct class *tty_class;
-
-/* One device of the tty class per port: /sys/class/tty/ttyS<N> and /dev/ttyS<N>. */
-static void serial_tty_devices(void)
-{
-	tty_class = class_create(THIS_MODULE, "tty");
-	if (IS_ERR(tty_class)) {
-		pr_err("serial: no tty class: %ld\n", PTR_ERR(tty_class));
-		return;
-	}
-	for (unsigned int i = 0; i < SERIAL_NR; i++) {
-		struct device *dev;
-
-		if (!port_base[i])
-			continue;
-		dev = device_create(tty_class, NULL, MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE + i), NULL,
-				    "ttyS%u", i);
-		if (IS_ERR(dev))
-			pr_warn("serial: no device ttyS%u: %ld\n", i, PTR_ERR(dev));
-	}
-}
-
 int serial_tty_init(void)
 {
 	int err;
@@ -155,7 +134,6 @@ int serial_tty_init(void)
 		pr_err("serial: ttyS numbers 4:64-67 are taken: %d\n", err);
 		return err;
 	}
-	serial_tty_devices();
 	pr_info("serial: %u port(s) the BIOS reported: ttyS0..ttyS%u\n", serial_nr_ports(),
 		serial_nr_ports() - 1);
 	return 0;

@@ -2,9 +2,12 @@
  * vgacon.c: the VGA text console, 80x25 at 0xb8000 (QEMU's default -vga std
  * starts in this mode). Scrolls; moves the hardware cursor; of the ANSI
  * escape sequences it knows only clear's (ESC [ H, ESC [ J) and skips the rest.
+ * A boot console from kmain's first lines; the "vga" platform driver then
+ * owns it: unbinding it takes the console off the screen, binding puts it back.
  */
 #include <asm/io.h>
 #include <kobold/console.h>
+#include <kobold/platform_device.h>
 #include <kobold/string.h>
 
 #define COLS 80
@@ -116,6 +119,34 @@ void vgacon_init(void)
 		screen[i] = ATTR | ' ';
 	row = col = 0;
 	register_console(&vga_console);
+}
+
+static bool vga_registered = true;	/* vgacon_init's, until the driver takes it */
+
+static int vga_probe(struct platform_device *pdev)
+{
+	if (!vga_registered)
+		register_console(&vga_console);
+	vga_registered = true;
+	return 0;
+}
+
+static int vga_remove(struct platform_device *pdev)
+{
+	unregister_console(&vga_console);	/* the screen keeps what it shows */
+	vga_registered = false;
+	return 0;
+}
+
+static struct platform_driver vga_driver = {
+	.probe = vga_probe,
+	.remove = vga_remove,
+	.driver = { .name = "vga" },
+};
+
+int vga_init(void)
+{
+	return platform_driver_register(&vga_driver);
 }
 
 bool vgacon_bound(void)

@@ -94,10 +94,14 @@ struct bus_type virtio_bus = {
 	.dev_attrs = virtio_dev_attrs,
 };
 
-/* The features the driver implements, plus VERSION_1 (the transport's business). */
+/*
+ * The features the driver implements, plus VERSION_1 and indirect
+ * descriptors (the transport's and the ring's business). Not the event
+ * index: see virtqueue_kick() for why its suppression is not safe here.
+ */
 static u64 driver_features(const struct virtio_driver *drv)
 {
-	u64 f = 1ull << VIRTIO_F_VERSION_1;
+	u64 f = 1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_RING_F_INDIRECT_DESC;
 
 	for (unsigned int i = 0; i < drv->feature_table_size; i++)
 		f |= 1ull << drv->feature_table[i];
@@ -153,6 +157,11 @@ static int virtio_dev_remove(struct device *dev)
 	/* Ready for the next driver: the device is known, but nobody drives it. */
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
 	return 0;
+}
+
+static void virtio_dev_shutdown(struct device *dev)
+{
+	drv_to_virtio(dev->driver)->shutdown(dev_to_virtio(dev));
 }
 
 void virtio_device_ready(struct virtio_device *vdev)
@@ -213,6 +222,8 @@ int register_virtio_driver(struct virtio_driver *drv)
 	drv->driver.bus = &virtio_bus;
 	drv->driver.probe = virtio_dev_probe;
 	drv->driver.remove = virtio_dev_remove;
+	if (drv->shutdown)
+		drv->driver.shutdown = virtio_dev_shutdown;
 	return driver_register(&drv->driver);
 }
 

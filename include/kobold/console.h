@@ -11,6 +11,7 @@ struct console {
 };
 
 void register_console(struct console *con);
+void unregister_console(struct console *con);
 void console_write(const char *s, size_t n);
 void console_puts(const char *s);
 
@@ -37,13 +38,15 @@ int console_trygetc(void);
  */
 void console_wait(void);
 
+/* The boot consoles: they write from the first line of kmain, before any driver binds. */
 void serial_init(void);
-void serial_enable_input(void);
 void vgacon_init(void);
+/* The serial console's input: by interrupt while serial8250 drives the port, else polled. */
+void serial_console_irq_input(bool on);
+bool serial_console_receive(void);
 bool vgacon_bound(void);
 void vgacon_bind(bool on);
 /* /sys/class/vtconsole: the VGA console as a struct device (drivers/video/vtconsole.c). */
 int vtconsole_init(void);
-void atkbd_init(void);
 
 #endif

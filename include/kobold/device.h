@@ -33,6 +33,16 @@ struct class_device;
 #define __ATTR_WO(_name) __ATTR(_name, S_IWUSR, NULL, _name##_store)
 #define __ATTR_NULL { .attr = { .name = NULL } }	/* ends attribute arrays */
 
+/* What a suspend is for (2.6.11's pm_message_t; PM_EVENT_* in <linux/pm.h>). */
+typedef struct pm_message {
+	int event;
+} pm_message_t;
+#define PM_EVENT_ON 0
+#define PM_EVENT_FREEZE 1
+#define PM_EVENT_SUSPEND 2
+#define PMSG_SUSPEND ((pm_message_t){ .event = PM_EVENT_SUSPEND })
+#define PMSG_ON ((pm_message_t){ .event = PM_EVENT_ON })
+
 /* ---- buses ---- */
 
 struct bus_attribute {
@@ -86,6 +96,9 @@ struct device_driver {
 	struct list_head devices;	/* bound devices */
 	int (*probe)(struct device *dev);	/* 0 binds; an error leaves dev unbound */
 	int (*remove)(struct device *dev);
+	void (*shutdown)(struct device *dev);	/* before poweroff and reboot */
+	int (*suspend)(struct device *dev, pm_message_t state);
+	int (*resume)(struct device *dev);
 };
 
 int driver_register(struct device_driver *drv);
@@ -95,6 +108,8 @@ void driver_remove_file(struct device_driver *drv, struct driver_attribute *attr
 
 /* Binding (drivers/base/dd.c). Registering either side binds matching pairs. */
 int device_attach(struct device *dev);	/* 1 if bound */
+/* A device on bus by name, with a reference (put_device it), or NULL. */
+struct device *bus_find_device_by_name(struct bus_type *bus, const char *name);
 void driver_attach(struct device_driver *drv);
 void device_release_driver(struct device *dev);
 
@@ -129,6 +144,12 @@ struct device_attribute {
 	};                                                                \
 	__ATTRIBUTE_GROUPS(_name)
 
+/* A device's power state and its place on the PM core's list (2.6's struct dev_pm_info). */
+struct dev_pm_info {
+	pm_message_t power_state;	/* PM_EVENT_ON, or how it was suspended */
+	struct list_head entry;		/* on dpm_active (add order) or dpm_off */
+};
+
 struct device {
 	struct list_head bus_list;	/* in bus->devices_list */
 	struct list_head driver_list;	/* in driver->devices */
@@ -141,6 +162,7 @@ struct device {
 	void *platform_data;
 	dev_t devt;	/* if set: a "dev" file "MAJ:MIN" */
 	bool is_root;	/* Kobold: made by root_device_register */
+	struct dev_pm_info power;
 	void (*release)(struct device *dev);
 	/* The newer API (Linux 2.6.18 on): a device that is a member of a class. */
 	struct class *class;	/* if set: /sys/class/<class>/<name> links here */
@@ -194,6 +216,10 @@ void device_remove_file(struct device *dev, struct device_attribute *attr);
  */
 struct device *device_create(struct class *cls, struct device *parent, dev_t devt,
 			     void *drvdata, const char *fmt, ...) __printf(5, 6);
+/* The same, with attribute groups made before the add event (Linux 3.11). */
+struct device *device_create_with_groups(struct class *cls, struct device *parent, dev_t devt,
+					 void *drvdata, const struct attribute_group **groups,
+					 const char *fmt, ...) __printf(6, 7);
 /* Unregisters the device of cls with that dev_t, made by device_create. */
 void device_destroy(struct class *cls, dev_t devt);
 
@@ -212,6 +238,18 @@ int devres_release_all(struct device *dev);
 /* A device at /sys/devices/NAME (as pci0000:00); NULL on failure (logged). */
 struct device *root_device_register(const char *name);
 void root_device_unregister(struct device *dev);
+
+/*
+ * Power management (drivers/base/power/, as 2.6.15's). device_shutdown calls
+ * each bound driver's shutdown, the last device added first (children before
+ * parents), before poweroff and reboot. device_suspend suspends every device
+ * in the same order; if a driver's suspend fails, the devices already
+ * suspended are resumed and its error returned. device_resume resumes them
+ * in add order (parents first).
+ */
+void device_shutdown(void);
+int device_suspend(pm_message_t state);
+void device_resume(void);
 
 /* ---- classes ---- */
 

@@ -51,6 +51,19 @@ static inline void list_del(struct list_head *entry)
 	list_del_init(entry);
 }
 
+/* Off its list and onto head's, first or last. */
+static inline void list_move(struct list_head *entry, struct list_head *head)
+{
+	list_del_init(entry);
+	list_add(entry, head);
+}
+
+static inline void list_move_tail(struct list_head *entry, struct list_head *head)
+{
+	list_del_init(entry);
+	list_add_tail(entry, head);
+}
+
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;

@@ -10,8 +10,13 @@
 const char *shell_cwd_path(void);
 /* The working directory (not counted: valid until the next cd). */
 const struct path *shell_cwd(void);
-/* Writes data to the file at path (created if missing), as "> FILE" or ">> FILE" do. */
-int shell_write_file(const char *path, const char *data, size_t len, bool append);
+/*
+ * Writes data to the file at path (created if missing), as "> FILE" or
+ * ">> FILE" do. *open_failed tells an error in opening it (which bash
+ * reports as "bash: FILE: error") from one in writing it.
+ */
+int shell_write_file(const char *path, const char *data, size_t len, bool append,
+		     bool *open_failed);
 /* The sysfs node at path (relative to the cwd; counted), or -ENOENT outside /sys. */
 struct sysfs_dirent;
 int shell_lookup(const char *path, bool follow, struct sysfs_dirent **out);

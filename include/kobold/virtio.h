@@ -88,6 +88,7 @@ struct virtio_driver {
 	int (*probe)(struct virtio_device *vdev);
 	void (*remove)(struct virtio_device *vdev);	/* must reset the device */
 	void (*config_changed)(struct virtio_device *vdev);	/* interrupt context */
+	void (*shutdown)(struct virtio_device *vdev);	/* before poweroff: must reset the device */
 	struct device_driver driver;
 };
 

@@ -1,14 +1,15 @@
 /* block.c: the shell's disk commands: lsblk, and blk read|write|flush|bench. */
+#include "blkbench.h"
+
 #include <kobold/blkdev.h>
 #include <kobold/clock.h>
 #include <kobold/errno.h>
+#include <kobold/genhd.h>
 #include <kobold/shell.h>
 #include <kobold/shell_fs.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
-
-#define BENCH_MAX_BS_KIB 4096
 
 /* util-linux's human sizes: binary units, one decimal where it is not whole. */
 static void human_size(u64 bytes, char *buf, size_t size)
@@ -33,17 +34,39 @@ static void lsblk_width(struct gendisk *d, void *arg)
 	int *w = arg;
 
 	*w = max(*w, (int)strlen(d->disk_name));
+	for (int n = 1; n < d->minors; n++)
+		if (disk_get_part(d, n))	/* "├─" takes two columns */
+			*w = max(*w, 2 + (int)strlen(kobject_name(&d->part[n]->kobj)));
 }
 
-static void lsblk_row(struct gendisk *d, void *arg)
+static void lsblk_line(int w, const char *tree, const char *name, unsigned int major,
+		       unsigned int minor, int rm, u64 sectors, int ro, const char *type)
 {
-	int *w = arg;
 	char sz[16], mm[16];
 
-	human_size(d->capacity * SECTOR_SIZE, sz, sizeof(sz));
-	scnprintf(mm, sizeof(mm), "%3u:%-3u", d->major, d->first_minor);
-	sh_printf("%-*s %s %2d %6s %2d disk\n", *w, d->disk_name, mm, d->removable, sz,
-		  d->read_only);
+	human_size(sectors * SECTOR_SIZE, sz, sizeof(sz));
+	scnprintf(mm, sizeof(mm), "%3u:%-3u", major, minor);
+	sh_printf("%s%-*s %s %2d %6s %2d %s\n", tree, w - (*tree ? 2 : 0), name, mm, rm, sz, ro,
+		  type);
+}
+
+/* The disk, then its partitions as util-linux draws them (├─vda1, └─vda2). */
+static void lsblk_row(struct gendisk *d, void *arg)
+{
+	int *w = arg, last = 0;
+
+	lsblk_line(*w, "", d->disk_name, d->major, d->first_minor, d->removable, d->capacity,
+		   d->read_only, "disk");
+	for (int n = 1; n < d->minors; n++)
+		last = disk_get_part(d, n) ? n : last;
+	for (int n = 1; n <= last; n++) {
+		struct hd_struct *p = disk_get_part(d, n);
+
+		if (p)
+			lsblk_line(*w, n == last ? "└─" : "├─", kobject_name(&p->kobj), d->major,
+				   d->first_minor + (unsigned int)n, d->removable, p->nr_sects,
+				   d->read_only, "part");
+	}
 }
 
 static int cmd_lsblk(int argc, char **argv)
@@ -108,8 +131,9 @@ static int blk_error(const char *disk, int err)
 	return 1;
 }
 
-static int blk_read(struct gendisk *d, int argc, char **argv)
+static int blk_read(struct block_device *b, int argc, char **argv)
 {
+	const char *name = argv[2];
 	u64 sector, count = 1;
 	u8 *buf;
 	int err;
@@ -122,22 +146,23 @@ static int blk_read(struct gendisk *d, int argc, char **argv)
 	    (argc == 5 && parse_u64(argv[4], "count", &count)))
 		return 1;
 	if (count > 2048)	/* a 1 MiB dump is already more than a terminal wants */
-		return blk_error(d->disk_name, -EINVAL);
-	err = blk_check(d, REQ_OP_READ, sector, count);
+		return blk_error(name, -EINVAL);
+	err = bdev_check(b, REQ_OP_READ, sector, count);
 	if (err)
-		return blk_error(d->disk_name, err);
+		return blk_error(name, err);
 	buf = kmalloc(count * SECTOR_SIZE);
 	if (!buf)
-		return blk_error(d->disk_name, -ENOMEM);
-	err = blk_rw(d, REQ_OP_READ, sector, count, buf);
+		return blk_error(name, -ENOMEM);
+	err = bdev_rw(b, REQ_OP_READ, sector, count, buf);
 	if (!err)
 		err = hexdump(buf, count * SECTOR_SIZE, sector * SECTOR_SIZE);
 	kfree(buf);
-	return err ? blk_error(d->disk_name, err) : 0;
+	return err ? blk_error(name, err) : 0;
 }
 
-static int blk_write(struct gendisk *d, int argc, char **argv)
+static int blk_write(struct block_device *b, int argc, char **argv)
 {
+	const char *name = argv[2];
 	u8 *buf;
 	u64 sector;
 	size_t len = 0;
@@ -151,7 +176,7 @@ static int blk_write(struct gendisk *d, int argc, char **argv)
 		return 1;
 	buf = kzalloc(SECTOR_SIZE);
 	if (!buf)
-		return blk_error(d->disk_name, -ENOMEM);
+		return blk_error(name, -ENOMEM);
 	for (int i = 4; i < argc && len < SECTOR_SIZE; i++) {
 		size_t n = min(strlen(argv[i]), (size_t)SECTOR_SIZE - len);
 
@@ -160,81 +185,9 @@ static int blk_write(struct gendisk *d, int argc, char **argv)
 		if (i + 1 < argc && len < SECTOR_SIZE)
 			buf[len++] = ' ';
 	}
-	err = blk_rw(d, REQ_OP_WRITE, sector, 1, buf);
+	err = bdev_rw(b, REQ_OP_WRITE, sector, 1, buf);
 	kfree(buf);
-	return err ? blk_error(d->disk_name, err) : 0;
-}
-
-static u32 bench_rand(u32 *state)
-{
-	*state = *state * 1103515245u + 12345u;	/* an LCG is random enough for offsets */
-	return *state >> 8;
-}
-
-static int bench_args(int argc, char **argv, bool *write, bool *rnd, u64 *bs_kib, u64 *total_mib)
-{
-	int i = 3;
-
-	*write = false;
-	*rnd = false;
-	*bs_kib = 64;
-	*total_mib = 4;
-	if (i < argc && (!strcmp(argv[i], "read") || !strcmp(argv[i], "write")))
-		*write = !strcmp(argv[i++], "write");
-	if (i < argc && (!strcmp(argv[i], "seq") || !strcmp(argv[i], "rand")))
-		*rnd = !strcmp(argv[i++], "rand");
-	if (i < argc && parse_u64(argv[i++], "block size", bs_kib))
-		return -EINVAL;
-	if (i < argc && parse_u64(argv[i++], "total", total_mib))
-		return -EINVAL;
-	if (i < argc || *bs_kib == 0 || *bs_kib > BENCH_MAX_BS_KIB || *total_mib == 0 ||
-	    *total_mib > 4096) {
-		sh_err("usage: blk bench DEV [read|write] [seq|rand] [BS_KiB 1-%d] [TOTAL_MiB 1-4096]\n",
-		       BENCH_MAX_BS_KIB);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int blk_bench(struct gendisk *d, int argc, char **argv)
-{
-	bool write, rnd;
-	u64 bs_kib, total_mib, bs, ios, start, ns, pos = 0, span;
-	u32 seed = 12345;
-	u8 *buf;
-	int err = 0;
-
-	if (bench_args(argc, argv, &write, &rnd, &bs_kib, &total_mib))
-		return 1;
-	bs = bs_kib * 2;	/* in sectors */
-	if (bs > d->capacity)
-		return blk_error(d->disk_name, -EINVAL);
-	span = d->capacity / bs;	/* whole blocks that fit */
-	ios = total_mib * 1024 / bs_kib;
-	buf = kzalloc(bs * SECTOR_SIZE);
-	if (!buf)
-		return blk_error(d->disk_name, -ENOMEM);
-	start = ktime_get_ns();
-	for (u64 i = 0; i < ios && !err; i++) {
-		u64 block = rnd ? bench_rand(&seed) % span : pos++ % span;
-
-		err = signal_pending() ? -EINTR :
-			blk_rw(d, write ? REQ_OP_WRITE : REQ_OP_READ, block * bs, bs, buf);
-	}
-	ns = ktime_get_ns() - start;
-	kfree(buf);
-	if (err)
-		return blk_error(d->disk_name, err);
-	ns = ns ? ns : 1;
-	u64 bytes = ios * bs * SECTOR_SIZE;
-	u64 kib_s = bytes * 1000000ULL / 1024 / (ns / 1000 ? ns / 1000 : 1);
-	sh_printf("%s %s %s bs=%luK: %llu bytes in %lu.%03lu ms, %lu.%02lu MiB/s, %lu IOPS\n",
-		  d->disk_name, write ? "write" : "read", rnd ? "rand" : "seq",
-		  (unsigned long)bs_kib, (unsigned long long)bytes,
-		  (unsigned long)(ns / 1000000), (unsigned long)(ns / 1000 % 1000),
-		  (unsigned long)(kib_s / 1024), (unsigned long)(kib_s % 1024 * 100 / 1024),
-		  (unsigned long)(ios * 1000000000ULL / ns));
-	return 0;
+	return err ? blk_error(name, err) : 0;
 }
 
 static int blk_flush(struct gendisk *d, int argc, char **argv)
@@ -261,6 +214,25 @@ static struct gendisk *find_disk(const char *arg)
 	return get_gendisk(st.rdev);
 }
 
+/* read and write take a partition too; flush and bench whole disks. */
+static int blk_part_cmd(int argc, char **argv)
+{
+	struct block_device b = { 0 };
+	int ret;
+
+	if (strchr(argv[2], '/'))
+		b.bd_disk = find_disk(argv[2]);	/* a node: the whole disk */
+	else if (blkdev_get_by_name(argv[2], &b))
+		b.bd_disk = NULL;
+	if (!b.bd_disk) {
+		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
+		return 1;
+	}
+	ret = !strcmp(argv[1], "read") ? blk_read(&b, argc, argv) : blk_write(&b, argc, argv);
+	blkdev_put(&b);
+	return ret;
+}
+
 static int cmd_blk(int argc, char **argv)
 {
 	struct gendisk *d;
@@ -270,16 +242,14 @@ static int cmd_blk(int argc, char **argv)
 		sh_err("usage: blk read|write|flush|bench DEV ...\n");
 		return 1;
 	}
+	if (!strcmp(argv[1], "read") || !strcmp(argv[1], "write"))
+		return blk_part_cmd(argc, argv);
 	d = find_disk(argv[2]);
 	if (!d) {
 		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
 		return 1;
 	}
-	if (!strcmp(argv[1], "read"))
-		ret = blk_read(d, argc, argv);
-	else if (!strcmp(argv[1], "write"))
-		ret = blk_write(d, argc, argv);
-	else if (!strcmp(argv[1], "flush"))
+	if (!strcmp(argv[1], "flush"))
 		ret = blk_flush(d, argc, argv);
 	else if (!strcmp(argv[1], "bench"))
 		ret = blk_bench(d, argc, argv);

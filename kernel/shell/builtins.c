@@ -6,6 +6,7 @@
 #include <kobold/mm.h>
 #include <kobold/panic.h>
 #include <kobold/printk.h>
+#include <kobold/reboot.h>
 #include <kobold/shell.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -232,14 +233,12 @@ SHELL_COMMAND("meminfo", "[-v|-c]", "allocator figures (-v: live objects by site
 
 static int cmd_poweroff(int argc, char **argv)
 {
-	printk(KERN_NOTICE "reboot: Power down\n");
-	machine_power_off();
+	kernel_power_off();	/* drivers' shutdown, children first, then ACPI S5 */
 }
 SHELL_COMMAND("poweroff", "", "switch the machine off (QEMU exits with 0)", cmd_poweroff);
 
 static int cmd_reboot(int argc, char **argv)
 {
-	printk(KERN_NOTICE "reboot: Restarting system\n");
-	machine_restart();
+	kernel_restart();
 }
 SHELL_COMMAND("reboot", "", "restart the machine", cmd_reboot);

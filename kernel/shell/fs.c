@@ -78,13 +78,15 @@ int shell_read_attr(struct sysfs_dirent *sd, char *buf, size_t size)
 	return (int)n;
 }
 
-int shell_write_file(const char *path, const char *data, size_t len, bool append)
+int shell_write_file(const char *path, const char *data, size_t len, bool append,
+		     bool *open_failed)
 {
 	struct file *f;
 	ssize_t n;
 	int err = vfs_open(shell_cwd(), path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC),
 			   0644, &f);
 
+	*open_failed = err != 0;
 	if (err)
 		return err;
 	n = shell_write_all(f, data, len);
@@ -367,7 +369,8 @@ static int cmd_tree(int argc, char **argv)
 	sh_printf("%s\n", path);
 	err = tree_walk(&p, prefix, 0, &n);
 	if (!err)
-		sh_printf("\n%lu directories, %lu files\n", n.dirs, n.files);
+		sh_printf("\n%lu director%s, %lu file%s\n", n.dirs, n.dirs == 1 ? "y" : "ies",
+			  n.files, n.files == 1 ? "" : "s");	/* as tree counts */
 	kfree(prefix);
 	path_put(&p);
 	return err ? 130 : 0; /* -EINTR: the shell says ^C */

@@ -11,9 +11,14 @@ static const struct {
 		   "Ctrl-C stops it at once; what was registered is unregistered as\n"
 		   "deferred work, finished before the next command runs." },
 	{ "blk", "read DEV SECTOR [COUNT]: hexdump of 512-byte sectors.\n"
-		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector.\n"
+		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector. DEV may be a\n"
+		 "partition (vda1): its sectors are counted from its start.\n"
 		 "flush DEV: flush the write cache. bench DEV [read|write] [seq|rand]\n"
 		 "[BS_KiB] [TOTAL_MiB]: bytes, ms, MiB/s and IOPS. Ctrl-C stops it." },
+	{ "blockdev", "--rereadpt DISK: drops the disk's partitions and reads its table\n"
+		      "again (refused, Device or resource busy, while a partition is\n"
+		      "held, e.g. by an open attribute). --getsz: size in sectors;\n"
+		      "--getsize64: in bytes; --getro: 1 if read-only." },
 	{ "cat", "Prints each FILE: for an attribute, what its show() returns now;\n"
 		 "for a device, what its driver's read gives (Ctrl-C stops it)." },
 	{ "cd", "Relative paths, . and .. work; nothing goes above /. The prompt shows\n"
@@ -61,15 +66,17 @@ static const struct {
 	{ "mv", "Renames within one filesystem; into DEST when DEST is a directory." },
 	{ "open", "Opens FILE and prints fd N. The open file keeps its object alive\n"
 		  "after it is unregistered; reading it then fails (No such device)." },
-	{ "poweroff", "Switches the machine off through ACPI (sleep state S5); QEMU exits\n"
-		      "with status 0." },
+	{ "poweroff", "Runs every driver's shutdown, children before parents (trace on\n"
+		      "shows them), then switches the machine off through ACPI (sleep\n"
+		      "state S5); QEMU exits with status 0." },
 	{ "pwd", "The working directory, as the prompt shows it." },
 	{ "quit", "As exit: poweroff switches the machine off; in QEMU, Ctrl-A X quits." },
 	{ "read", "Prints what the open attribute's show() returns now." },
 	{ "readlink", "A link's target as stored (relative, as in sysfs); with -f, the\n"
 		      "absolute path it resolves to." },
-	{ "reboot", "Resets the machine (the keyboard controller's reset line): the\n"
-		    "firmware and the kernel start again, up to a fresh prompt." },
+	{ "reboot", "Runs every driver's shutdown, children first, then resets the\n"
+		    "machine (the keyboard controller's reset line): the firmware and\n"
+		    "the kernel start again, up to a fresh prompt." },
 	{ "rm", "-r removes directories and what they hold, -f ignores missing files." },
 	{ "rmmod", "Unloads a module: its exit runs and its devices go; errors as kmod's." },
 	{ "stat", "Size, blocks, inode, links, and the mode, as coreutils prints them\n"

@@ -94,6 +94,7 @@ static int run_redirected(const struct shell_command *c, struct shell_cmdline *c
 
 int shell_redirect_finish(const char *name, int status)
 {
+	bool open_failed;
 	int err;
 
 	if (!redirecting)
@@ -103,9 +104,9 @@ int shell_redirect_finish(const char *name, int status)
 		sh_err("%s: write error: %s\n", name, kstrerror(-EFBIG));
 		return 1;
 	}
-	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len, cmdline.append);
-	if (err == -ENOENT || err == -ENOTDIR || err == -EISDIR || err == -ELOOP ||
-	    err == -ENAMETOOLONG || err == -ENXIO || err == -ENODEV) {	/* bash's open errors */
+	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len, cmdline.append,
+			       &open_failed);
+	if (open_failed) {	/* as bash reports a redirection it could not open */
 		sh_err("kobold: %s: %s\n", cmdline.redirect, kstrerror(err));
 		return 1;
 	}

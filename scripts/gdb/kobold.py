@@ -459,7 +459,8 @@ prints: each directory's children in its red-black tree's order, links as
         if int(sd["type"]) & (SYSFS_ROOT | SYSFS_DIR):
             sysfs_tree_lines(sd, "", counts, out)
         out.append("")
-        out.append("%d directories, %d files" % (counts[0], counts[1]))
+        out.append("%d director%s, %d file%s" % (counts[0], "y" if counts[0] == 1 else "ies",
+                                                 counts[1], "" if counts[1] == 1 else "s"))
         gdb.write("\n".join(out) + "\n")
 
 

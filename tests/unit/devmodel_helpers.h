@@ -28,7 +28,7 @@ static inline ssize_t t_cat(const char *path, char *buf, size_t size)
 	return n;
 }
 
-static inline ssize_t t_echo(const char *path, const char *text)
+static inline ssize_t t_write_bytes(const char *path, const char *data, size_t len)
 {
 	struct sysfs_dirent *sd;
 	struct sysfs_open_file *of;
@@ -41,9 +41,14 @@ static inline ssize_t t_echo(const char *path, const char *text)
 	sysfs_put(sd);
 	if (err)
 		return err;
-	n = sysfs_write(of, text, strlen(text));
+	n = sysfs_write(of, data, len);
 	sysfs_close(of);
 	return n;
+}
+
+static inline ssize_t t_echo(const char *path, const char *text)
+{
+	return t_write_bytes(path, text, strlen(text));
 }
 
 /* 0 if path names something (not following a final link), else the error. */

@@ -1,0 +1,22 @@
+/*
+ * shutdown.c: device_shutdown (Linux 2.6's drivers/base/power/shutdown.c):
+ * before the machine goes off or restarts, each bound driver's shutdown,
+ * walking /sys/devices' list from its end, so children before their parents.
+ */
+#include <kobold/device.h>
+
+#include "../base.h"
+
+void device_shutdown(void)
+{
+	struct kobject *k;
+
+	list_for_each_entry_reverse(k, &devices_subsys.list, entry) {
+		struct device *dev = to_dev(k);
+
+		if (!dev->driver || !dev->driver->shutdown)
+			continue;
+		devmodel_trace_kobj("device_shutdown", &dev->kobj, dev->driver->name);
+		dev->driver->shutdown(dev);
+	}
+}

@@ -1,0 +1,34 @@
+/*
+ * tty_class.c: /sys/class/tty (Linux's drivers/tty/tty_io.c, its sysfs part):
+ * a struct device per terminal line, made with the newer class API
+ * (class_create, device_create), below the device that drives the line.
+ */
+#include <kobold/tty.h>
+
+#include <kobold/err.h>
+#include <kobold/printk.h>
+
+struct class *tty_class;
+
+struct device *tty_register_device(dev_t devt, struct device *parent, const char *name)
+{
+	return device_create(tty_class, parent, devt, NULL, "%s", name);
+}
+
+void tty_unregister_device(struct device *dev)
+{
+	if (!IS_ERR_OR_NULL(dev))
+		device_unregister(dev);
+}
+
+int tty_class_init(void)
+{
+	struct device *console;
+
+	tty_class = class_create(THIS_MODULE, "tty");
+	if (IS_ERR(tty_class))
+		return (int)PTR_ERR(tty_class);
+	/* /dev/console: whatever consoles are registered (no parent: /sys/devices/virtual/tty). */
+	console = tty_register_device(MKDEV(TTYAUX_MAJOR, 1), NULL, "console");
+	return IS_ERR(console) ? (int)PTR_ERR(console) : 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * suspend.c: suspend to RAM (Linux's kernel/power/suspend.c). Kobold cannot
+ * put the machine to sleep, so only the pm_test level "devices" runs: every
+ * device's suspend (children first), a wait, every device's resume.
+ */
+#include <kobold/clock.h>
+#include <kobold/device.h>
+#include <kobold/errno.h>
+#include <kobold/param.h>
+#include <kobold/printk.h>
+#include <kobold/suspend.h>
+#include <kobold/time.h>
+
+enum pm_test_level pm_test_level;
+
+static unsigned int pm_test_delay = 5;
+module_param(pm_test_delay, uint, "seconds a pm_test suspend waits before resuming (5, as Linux)");
+
+static void say_msecs(const char *what, u64 start_ns)
+{
+	u64 us = (ktime_get_ns() - start_ns) / 1000;
+
+	pr_info("PM: %s of devices complete after %lu.%03lu msecs\n", what,
+		(unsigned long)(us / 1000), (unsigned long)(us % 1000));
+}
+
+int pm_suspend(void)
+{
+	u64 start;
+	int err;
+
+	if (pm_test_level != TEST_DEVICES) {
+		pr_err("PM: Kobold cannot put the machine to sleep; only pm_test \"devices\" runs\n");
+		return -EOPNOTSUPP;
+	}
+	pr_info("PM: suspend entry (deep)\n");
+	start = ktime_get_ns();
+	err = device_suspend(PMSG_SUSPEND);
+	if (err) {
+		pr_err("PM: Some devices failed to suspend\n");
+		return err;
+	}
+	say_msecs("suspend", start);
+	pr_info("suspend debug: Waiting for %u second(s).\n", pm_test_delay);
+	mdelay(pm_test_delay * 1000);
+	start = ktime_get_ns();
+	device_resume();
+	say_msecs("resume", start);
+	pr_info("PM: suspend exit\n");
+	return 0;
+}

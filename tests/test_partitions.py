@@ -1,0 +1,77 @@
+"""test_partitions.py: partition tables read by add_disk (an MBR with logical
+partitions, a GPT, a GPT whose primary header is damaged), partitions as
+kobjects below their disk, I/O bounded to a partition, lsblk's tree, and
+blockdev --rereadpt refused while a partition is held. One QEMU boot."""
+import partimg
+from test_virtio import cat, disk, sh
+
+SECTOR = 512
+
+
+def test_mbr_and_gpt_partitions(boot_with, tmp_path):
+    mbr = partimg.mbr(str(tmp_path / "mbr.img"), 16, [(2048, 8192, partimg.LINUX),
+                                                      (10240, 20000, partimg.EXTENDED)],
+                      [(12288, 2048), (16384, 4096)], ext_index=1)
+    gpt = partimg.gpt(str(tmp_path / "gpt.img"), 8, [(2048, 6143), (6144, 14335)])
+    bad = partimg.gpt(str(tmp_path / "bad.img"), 8, [(2048, 4095)], corrupt_primary=True)
+    k = boot_with(qemu_args=disk(mbr, "d0") + disk(gpt, "d1") + disk(bad, "d2"))
+    assert sh(k, "lsblk") == (
+        "NAME   MAJ:MIN RM   SIZE RO TYPE\n"
+        "sbd0   254:0    0     4M  0 disk\n"
+        "vda    253:0    0    16M  0 disk\n"
+        "├─vda1 253:1    0     4M  0 part\n"
+        "├─vda2 253:2    0     1K  0 part\n"
+        "├─vda5 253:5    0     1M  0 part\n"
+        "└─vda6 253:6    0     2M  0 part\n"
+        "vdb    253:16   0     8M  0 disk\n"
+        "├─vdb1 253:17   0     2M  0 part\n"
+        "└─vdb2 253:18   0     4M  0 part\n"
+        "vdc    253:32   0     8M  0 disk\n"
+        "└─vdc1 253:33   0     1M  0 part\n")
+    log = k.run("dmesg")
+    assert " vda: vda1 vda2 < vda5 vda6 >\n" in log
+    assert " vdb: vdb1 vdb2\n" in log
+    assert "vdc: GPT: primary header at sector 1: header CRC mismatch" in log
+    assert "vdc: Primary GPT is invalid, using alternate GPT." in log
+
+    # Each partition is a kobject below its disk, and in /sys/class/block by a link.
+    P = "/sys/class/block/vda/vda5"
+    assert sh(k, "ls " + P).split() == ["dev", "partition", "ro", "size", "start", "stat", "uevent"]
+    assert [cat(k, P + "/" + f) for f in ["dev", "partition", "start", "size", "ro"]] == \
+        ["253:5", "5", "12288", "2048", "0"]
+    assert sh(k, "readlink /sys/class/block/vda5").strip() == "vda/vda5"
+    assert cat(k, "/sys/class/block/vdb2/start") == "6144"
+    assert cat(k, P + "/uevent").split("\n") == \
+        ["MAJOR=253", "MINOR=5", "DEVNAME=vda5", "DEVTYPE=partition", "PARTN=5"]
+    events = sh(k, "udevadm monitor --journal -p")
+    assert "add      /class/block/vda/vda5 (block)\nACTION=add\nDEVPATH=/class/block/vda/vda5\n" \
+           "SUBSYSTEM=block\n" in events
+    assert events.index("/class/block/vda (block)") < events.index("/class/block/vda/vda1 (block)")
+
+    # I/O on vda5 lands at its start and stops at its end; its stat counts it.
+    assert sh(k, "blk write vda5 2047 last sector of vda5") == ""
+    assert k.run("blk write vda5 2048 one too far") == "blk: vda5: Invalid argument\n"
+    assert k.run("blk read vda5 2040 9") == "blk: vda5: Invalid argument\n"
+    assert "|last sector of v|" in sh(k, "blk read vda %d" % (12288 + 2047))
+    sh(k, "blk flush vda")
+    with open(mbr, "rb") as f:
+        f.seek((12288 + 2047) * SECTOR)
+        assert f.read(20) == b"last sector of vda5\0"
+    assert cat(k, P + "/stat").split() == ["0", "0", "1", "1"]	# the refused ones are not counted
+    assert k.run("blk read vda7 0") == "blk: vda7: No such device\n"
+
+    # Re-reading the table: refused while a partition is held, then done.
+    assert k.run("open /sys/class/block/vda/vda1/size") == "fd 3\n"
+    assert k.run("blockdev --rereadpt vda") == \
+        "blockdev: ioctl error on BLKRRPART: Device or resource busy\n"
+    assert k.run("blockdev --rereadpt vda1") == "blockdev: ioctl error on BLKRRPART: Invalid argument\n"
+    assert k.run("blockdev --rereadpt sbd0") == "blockdev: ioctl error on BLKRRPART: Invalid argument\n"
+    assert sh(k, "close 3") == ""
+    partimg.mbr(mbr, 16, [(2048, 4096, partimg.LINUX), (8192, 100, partimg.LINUX)])
+    k.run("blockdev --rereadpt vda")
+    assert [l.split()[0] for l in sh(k, "lsblk").split("\n")[2:5]] == ["vda", "├─vda1", "└─vda2"]
+    assert cat(k, "/sys/class/block/vda2/size") == "100"
+    assert "No such file" in k.run("ls /sys/class/block/vda5")
+    events = sh(k, "udevadm monitor --journal")
+    assert "remove   /class/block/vda/vda6 (block)" in events
+    assert sh(k, "blockdev --getsz vda1") == "4096\n"

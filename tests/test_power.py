@@ -1,0 +1,53 @@
+"""test_power.py: Linux's device PM test (pm_test "devices": every device
+suspended, children first in the reverse of their add order, then resumed in
+add order) and the ordered shutdown that poweroff runs (virtio_blk flushes and
+resets its device). One QEMU boot, ended by poweroff."""
+import re
+
+from test_virtio import disk, image
+
+TRACE = re.compile(r"trace: device_(suspend|resume|shutdown) (\S+)")
+
+
+def steps(text, kind):
+    return [m.group(2) for m in TRACE.finditer(text) if m.group(1) == kind]
+
+
+def test_pm_test_devices_and_ordered_poweroff(boot_with, tmp_path):
+    img = image(tmp_path, "a.img", 4)
+    k = boot_with("suspend.pm_test_delay=1", qemu_args=disk(img, "d0", drive_opts=",cache=writeback"))
+    assert k.run("cat /sys/power/state") == "mem\n"
+    assert k.run("cat /sys/power/pm_test") == "[none] devices\n"
+    assert k.run("echo mem > /sys/power/state").endswith("echo: write error: Operation not supported\n")
+    assert k.run("echo freezer > /sys/power/pm_test") == "echo: write error: Invalid argument\n"
+    assert k.run("echo devices > /sys/power/pm_test") == ""
+    assert k.run("cat /sys/power/pm_test") == "none [devices]\n"
+    k.run("trace on")
+    out = k.run("echo mem > /sys/power/state", timeout=30)
+    suspended, resumed = steps(out, "suspend"), steps(out, "resume")
+    assert resumed == suspended[::-1], out
+    for child, parent in [("/devices/platform/i8042/serio0", "/devices/platform/i8042"),
+                          ("/devices/pci0000:00/0000:00:04.0/virtio0", "/devices/pci0000:00/0000:00:04.0"),
+                          ("/devices/pci0000:00/0000:00:04.0", "/devices/pci0000:00"),
+                          ("/devices/platform/serial8250", "/devices/platform")]:
+        assert suspended.index(child) < suspended.index(parent), out
+    assert "trace: device_suspend /devices/platform/serial8250 serial8250" in out
+    assert "suspend debug: Waiting for 1 second(s)." in out
+    times = [float(t) for t in re.findall(r"\[\s*(\d+\.\d+)\] trace: device_(?:suspend|resume)", out)]
+    assert times[-1] - times[0] >= 1.0, out	# the wait happened between the two walks
+    assert "PM: resume of devices complete after" in out
+    assert k.run("echo still here") == "still here\n"	# the serial port was resumed
+
+    assert k.run("blk write vda 7 written before poweroff") == ""
+    k.send("poweroff\r")
+    assert k.wait_exit() == 0
+    text = k.transcript()
+    down = steps(text, "shutdown")
+    assert down == [d for d in resumed[::-1] if d in down], text	# the last added first
+    assert down[:3] == ["/devices/pci0000:00/0000:00:04.0/virtio0", "/devices/platform/i8042/serio0",
+                        "/devices/platform/serial8250"], text
+    assert "trace: virtblk_shutdown vda flushed, reset" in text
+    assert text.index("virtblk_shutdown") < text.index("reboot: Power down")
+    with open(img, "rb") as f:
+        f.seek(7 * 512)
+        assert f.read(24) == b"written before poweroff\0"
