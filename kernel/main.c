@@ -29,7 +29,9 @@
 #include <kobold/suspend.h>
 #include <kobold/tty.h>
 #include <kobold/time.h>
+#include <kobold/udevd.h>
 #include <kobold/virtio.h>
+#include <kobold/workqueue.h>
 
 #define KOBOLD_VERSION "0.1"
 
@@ -102,6 +104,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
 	proc_root_init();			/* /proc: interrupts */
+	if (!test_suites)			/* the self-tests count every allocation their events make */
+		udevd_init();			/* udev: rules for every event, run as deferred work */
 	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
 	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
 	if (pm_init())				/* /sys/power: state and pm_test */
@@ -123,8 +127,9 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
-	kmod_init();				/* from now on, new devices load their modules */
+	kmod_init();				/* the aliases: from now on, new devices load their modules */
 	lkdtm_run();				/* a deliberate crash, when asked for */
+	flush_scheduled_work();			/* udevd handles the boot's events, as udevadm settle at boot */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	shell_run();
 }
