@@ -50,11 +50,11 @@ MODULE_SRCS := $(shell grep -l '^module_init' $(sort $(wildcard drivers/*/*.c)) 
 # The per-file flags: the module's name, and -DMODULE for modules.
 modflags = -DKBUILD_MODNAME='"$(basename $(notdir $1))"'$(if $(filter $1,$(MODULE_SRCS)), -DMODULE)
 
-KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/power/*.c kernel/shell/*.c)) \
+KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/power/*.c kernel/shell/*.c kernel/udev/*.c)) \
 	lib/string.c lib/vsprintf.c \
 	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c drivers/input/serio/*.c drivers/rtc/*.c drivers/char/*.c drivers/char/hw_random/*.c \
 		drivers/acpi/*.c drivers/misc/*.c drivers/pci/*.c drivers/virtio/*.c \
-		drivers/block/*.c block/*.c)) \
+		drivers/block/*.c block/*.c fs/proc/*.c)) \
 	$(UNIT_TEST_SRCS)
 KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
 ASM_SRCS := boot/boot.S kernel/entry.S
@@ -147,7 +147,7 @@ QEMU := qemu-system-i386
 QEMU_BASE := -M pc -m 256M \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-drive file=$(DISK),if=none,id=vd0,format=raw,cache=writeback \
-	-device virtio-blk-pci,drive=vd0
+	-device virtio-blk-pci,drive=vd0,serial=kobold-disk
 QEMU_ARGS ?=
 GDB_PORT := $(shell expr 20000 + $$(id -u) % 20000)
 # QEMU's window (make run-gui) needs its GTK display module.

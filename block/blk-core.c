@@ -1,8 +1,11 @@
 /*
  * blk-core.c: requests. Every transfer is checked here, once, before a
  * driver sees it (past the end: -EINVAL; a write to a read-only disk:
- * -EROFS; a removed disk: -ENODEV), split into requests the driver can take,
- * sent all at once, and counted for the disk's stat file.
+ * -EROFS; a removed disk: -ENODEV), counted for the disk's stat file, and
+ * handed to the driver without waiting for it (blk_submit), unless the
+ * disk already has queue_depth requests in flight: then the submitter
+ * sleeps on the disk's wait queue until one completes. blk_rw is the
+ * synchronous form: it splits, submits and waits.
  */
 #include <kobold/blkdev.h>
 #include <kobold/clock.h>
@@ -70,31 +73,61 @@ static void account_done(struct request *rq)
 	st->ticks[dir] += (unsigned long)((now - rq->start_ns) / NS_PER_MS);
 }
 
+/* Completes rq: the counters, done, end_io (which may free rq), then the disk's waiters. */
+static void end_request(struct request *rq, int error, bool accounted)
+{
+	struct gendisk *d = rq->disk;
+	unsigned long flags = arch_local_irq_save();
+
+	rq->error = error;
+	if (accounted)
+		account_done(rq);
+	rq->done = true;
+	arch_local_irq_restore(flags);
+	if (rq->end_io)
+		rq->end_io(rq);
+	wake_up(&d->wait);
+}
+
 void blk_end_request(struct request *rq, int error)
 {
 	if (WARN(rq->done, "blk_end_request: request for %s ended twice", rq->disk->disk_name))
 		return;
-	rq->error = error;
-	account_done(rq);
-	rq->done = true;
-	if (rq->end_io)
-		rq->end_io(rq);
+	end_request(rq, error, true);
 }
 
 void blk_wait(struct request *rq)
 {
-	wait_for_flag(&rq->done);
+	wait_event(rq->disk->wait, rq->done);
 }
 
-static int submit(struct request *rq)
+/* Linux 2.6's get_request_wait: sleeps while the disk's queue is full. */
+static int get_request_wait(struct gendisk *d)
 {
-	int err;
+	wait_event(d->wait, d->dead || !d->queue_depth || d->stats.in_flight < d->queue_depth);
+	return d->dead ? -ENODEV : 0;
+}
 
+void blk_submit(struct request *rq)
+{
+	struct gendisk *d = rq->disk;
+	int err = blk_check(d, rq->op, rq->sector, rq->op == REQ_OP_FLUSH ? 0 : rq->nr_sectors);
+	unsigned long flags;
+
+	rq->done = false;
+	rq->error = 0;
+	if (!err)
+		err = get_request_wait(d);
+	if (err) {
+		end_request(rq, err, false);
+		return;
+	}
+	flags = arch_local_irq_save();
 	account_start(rq);
-	err = rq->disk->fops->submit(rq->disk, rq);
+	arch_local_irq_restore(flags);
+	err = d->fops->submit(d, rq);
 	if (err && !rq->done)
 		blk_end_request(rq, err);	/* refused: it never reached the device */
-	return err;
 }
 
 int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
@@ -119,7 +152,8 @@ int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 		rq->sector = sector + done;
 		rq->nr_sectors = op == REQ_OP_FLUSH ? 0 : (u32)min(count - done, (u64)max);
 		rq->buffer = buf ? (u8 *)buf + done * SECTOR_SIZE : NULL;
-		if (submit(rq))
+		blk_submit(rq);
+		if (rq->done && rq->error)
 			break;
 	}
 	n = i < n ? i + 1 : n;	/* after a refusal, wait only for what went out */

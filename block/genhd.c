@@ -81,6 +81,27 @@ static struct class_device_attribute disk_attrs[] = {
 	__ATTR_NULL,
 };
 
+/* queue/: Linux's request queue attributes (nr_requests is writable there, read-only here). */
+static ssize_t nr_requests_show(struct class_device *cd, char *buf)
+{
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u\n", cdev_to_disk(cd)->queue_depth);
+}
+static CLASS_DEVICE_ATTR(nr_requests, S_IRUGO, nr_requests_show, NULL);
+
+static ssize_t max_sectors_kb_show(struct class_device *cd, char *buf)
+{
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u\n", cdev_to_disk(cd)->max_sectors / 2);
+}
+static CLASS_DEVICE_ATTR(max_sectors_kb, S_IRUGO, max_sectors_kb_show, NULL);
+
+static struct attribute *queue_attrs[] = {
+	&class_device_attr_nr_requests.attr,
+	&class_device_attr_max_sectors_kb.attr,
+	NULL,
+};
+
+static const struct attribute_group queue_group = { .name = "queue", .attrs = queue_attrs };
+
 /*
  * The article's hotplug callback: the block class adds the device node's
  * name (MAJOR and MINOR come from the class device's dev_t).
@@ -116,8 +137,10 @@ struct gendisk *alloc_disk(void)
 {
 	struct gendisk *d = kzalloc(sizeof(*d));
 
-	if (d)
+	if (d) {
 		INIT_LIST_HEAD(&d->list);
+		init_waitqueue_head(&d->wait);
+	}
 	return d;
 }
 
@@ -145,11 +168,12 @@ int add_disk(struct gendisk *d)
 	err = class_device_register(&d->cdev);
 	if (err)
 		return err;
+	err = sysfs_create_group(&d->cdev.kobj, &queue_group);
+	if (err)
+		goto out_del;
 	err = sysfs_create_link(&block_subsys.kobj, &d->cdev.kobj, d->disk_name);
-	if (err) {
-		class_device_del(&d->cdev);
-		return err;
-	}
+	if (err)
+		goto out_group;
 	d->registered = true;
 	list_add_tail(&d->list, &all_disks);
 	pr_info("%s: %llu sectors (%llu KiB)%s\n", d->disk_name,
@@ -158,6 +182,12 @@ int add_disk(struct gendisk *d)
 	if (d->minors > 1)
 		rescan_partitions(d);	/* a table it cannot read leaves the disk whole */
 	return 0;
+
+out_group:
+	sysfs_remove_group(&d->cdev.kobj, &queue_group);
+out_del:
+	class_device_del(&d->cdev);
+	return err;
 }
 
 /* Takes the disk out of sysfs; I/O from now on fails, the memory stays until put_disk. */
@@ -167,9 +197,11 @@ void del_gendisk(struct gendisk *d)
 		return;
 	delete_partitions(d);	/* children first: their remove events before the disk's */
 	d->dead = true;
+	wake_up(&d->wait);	/* submitters waiting for room now fail with -ENODEV */
 	d->registered = false;
 	list_del_init(&d->list);
 	sysfs_remove_link(&block_subsys.kobj, d->disk_name);
+	sysfs_remove_group(&d->cdev.kobj, &queue_group);
 	class_device_del(&d->cdev);
 }
 

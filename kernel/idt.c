@@ -1,8 +1,12 @@
-/* idt.c: the Interrupt Descriptor Table: 32 exceptions and 16 PIC interrupts. */
+/*
+ * idt.c: the Interrupt Descriptor Table: 32 exceptions, 16 PIC interrupts,
+ * 32 MSI-X vectors and the local APIC's spurious vector.
+ */
+#include <asm/apic.h>
 #include <asm/desc.h>
 #include <kobold/types.h>
 
-#define NR_VECTORS 48
+#define NR_VECTORS 80
 
 struct idt_gate {
 	u16 offset_low;
@@ -18,17 +22,23 @@ struct idt_ptr {
 } __packed;
 
 extern const u32 vector_table[NR_VECTORS];
+extern const u32 spurious_vector_entry;
 static struct idt_gate idt[256];
+
+static void set_gate(int n, u32 entry)
+{
+	idt[n].offset_low = entry & 0xffff;
+	idt[n].offset_high = entry >> 16;
+	idt[n].selector = KERNEL_CS;
+	idt[n].type_attr = 0x8e;
+}
 
 void idt_init(void)
 {
 	struct idt_ptr p = { sizeof(idt) - 1, (u32)idt };
 
-	for (int i = 0; i < NR_VECTORS; i++) {
-		idt[i].offset_low = vector_table[i] & 0xffff;
-		idt[i].offset_high = vector_table[i] >> 16;
-		idt[i].selector = KERNEL_CS;
-		idt[i].type_attr = 0x8e;
-	}
+	for (int i = 0; i < NR_VECTORS; i++)
+		set_gate(i, vector_table[i]);
+	set_gate(SPURIOUS_APIC_VECTOR, spurious_vector_entry);
 	__asm__ volatile("lidt %0" : : "m"(p));
 }

@@ -2,15 +2,11 @@
  * kmod.c: loading a module for a device by its MODALIAS. The aliases are
  * made at boot from each module's MODULE_DEVICE_TABLE, in the patterns
  * Linux's file2alias writes to modules.alias; request_module() loads every
- * module whose pattern matches. A listener stands in for udev's rule that
- * runs `modprobe $MODALIAS` for each add event: it queues the alias, and
- * deferred work loads the module after the event, outside the code that
- * sent it.
+ * module whose pattern matches. udevd calls it for each add event that
+ * carries a MODALIAS (the built-in 80-drivers.rules, RUN{builtin}="kmod load").
  */
 #include <kobold/errno.h>
 #include <kobold/glob.h>
-#include <kobold/kobject.h>
-#include <kobold/kobject_uevent.h>
 #include <kobold/module.h>
 #include <kobold/pci.h>
 #include <kobold/printk.h>
@@ -18,7 +14,6 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/virtio.h>
-#include <kobold/workqueue.h>
 
 #define MAX_ALIASES 32
 #define ALIAS_LEN 96
@@ -124,50 +119,9 @@ bool module_alias_exists(const char *modalias)
 	return false;
 }
 
-/* One add event's MODALIAS, waiting for the work that loads its module. */
-struct autoload {
-	struct work_struct work;
-	char modalias[ALIAS_LEN];
-};
-
-static void autoload_work(struct work_struct *work)
-{
-	struct autoload *a = container_of(work, struct autoload, work);
-
-	if (module_alias_exists(a->modalias)) {
-		devmodel_trace("request_module", a->modalias, NULL);
-		request_module(a->modalias);
-	}
-	kfree(a);
-}
-
-static void autoload_event(struct hotplug_listener *l, const char *action, char **envp)
-{
-	struct autoload *a;
-
-	if (strcmp(action, "add") != 0)
-		return;
-	for (; *envp; envp++) {
-		if (strncmp(*envp, "MODALIAS=", 9) != 0)
-			continue;
-		a = kmalloc(sizeof(*a));
-		if (!a) {
-			pr_err("kmod: no memory to load a module for %s\n", *envp + 9);
-			return;
-		}
-		strscpy(a->modalias, *envp + 9, sizeof(a->modalias));
-		INIT_WORK(&a->work, autoload_work);
-		schedule_work(&a->work);
-		return;
-	}
-}
-
-static struct hotplug_listener autoload = { .name = "kmod", .event = autoload_event };
-
 void kmod_init(void)
 {
 	build_aliases();
-	hotplug_listener_register(&autoload);
 }
 
 void kmod_show_aliases(void)

@@ -3,6 +3,7 @@
  * multiboot magic and info; each step below depends on the ones before it.
  */
 #include <asm/desc.h>
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/clock.h>
@@ -21,13 +22,16 @@
 #include <kobold/param.h>
 #include <kobold/pci.h>
 #include <kobold/printk.h>
+#include <kobold/proc_fs.h>
 #include <kobold/shell.h>
 #include <kobold/string.h>
 #include <kobold/rtc.h>
 #include <kobold/suspend.h>
 #include <kobold/tty.h>
 #include <kobold/time.h>
+#include <kobold/udevd.h>
 #include <kobold/virtio.h>
+#include <kobold/workqueue.h>
 
 #define KOBOLD_VERSION "0.1"
 
@@ -89,6 +93,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	gdt_init();				/* flat segments we own */
 	idt_init();				/* exceptions now oops instead of rebooting */
 	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
+	apic_init();				/* the local APIC, for MSI-X; the 8259 on its LINT0 */
 	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
 	serial_probe_bios_ports();		/* the BIOS's list of COM ports, in page 0 */
 	paging_init();				/* page 0 unmapped: NULL faults */
@@ -98,6 +103,9 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		panic("the device model could not start");
 	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
+	proc_root_init();			/* /proc: interrupts */
+	if (!test_suites)			/* the self-tests count every allocation their events make */
+		udevd_init();			/* udev: rules for every event, run as deferred work */
 	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
 	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
 	if (pm_init())				/* /sys/power: state and pm_test */
@@ -119,8 +127,9 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (test_suites)
 		run_self_tests();
 	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
-	kmod_init();				/* from now on, new devices load their modules */
+	kmod_init();				/* the aliases: from now on, new devices load their modules */
 	lkdtm_run();				/* a deliberate crash, when asked for */
+	flush_scheduled_work();			/* udevd handles the boot's events, as udevadm settle at boot */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	shell_run();
 }

@@ -3,6 +3,7 @@
  * the way Linux reports an oops (what faulted, the registers, a backtrace
  * with symbol names), and then the kernel panics.
  */
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <asm/traps.h>
@@ -120,6 +121,10 @@ void trap_dispatch(struct pt_regs *regs)
 {
 	if (regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) {
 		irq_dispatch((int)regs->vector - IRQ_BASE);
+		return;
+	}
+	if (regs->vector == SPURIOUS_APIC_VECTOR) {	/* no EOI for it (SDM vol. 3, 10.9) */
+		irq_count_spurious();
 		return;
 	}
 	die(regs);

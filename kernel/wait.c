@@ -1,5 +1,7 @@
-/* wait.c: idling until an interrupt handler sets a flag, with no lost wake-up. */
+/* wait.c: idling until an interrupt handler sets a flag or wakes a wait queue, with no lost wake-up. */
 #include <asm/io.h>
+#include <kobold/errno.h>
+#include <kobold/signal.h>
 #include <kobold/wait.h>
 
 void wait_for_flag(volatile bool *flag)
@@ -11,4 +13,61 @@ void wait_for_flag(volatile bool *flag)
 		safe_halt();	/* sti; hlt: the interrupt that sets it wakes us */
 	}
 	local_irq_enable();
+}
+
+unsigned long arch_local_irq_save(void)
+{
+	return local_irq_save();
+}
+
+void arch_local_irq_restore(unsigned long flags)
+{
+	local_irq_restore(flags);
+}
+
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	unsigned long flags = local_irq_save();
+
+	wait->woken = false;
+	if (list_empty(&wait->entry))
+		list_add_tail(&wait->entry, &wq->head);
+	local_irq_restore(flags);
+}
+
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	unsigned long flags = local_irq_save();
+
+	if (!list_empty(&wait->entry))
+		list_del_init(&wait->entry);
+	local_irq_restore(flags);
+}
+
+int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
+{
+	int ret = 0;
+
+	for (;;) {
+		local_irq_disable();
+		if (wait->woken)
+			break;
+		if (interruptible && signal_pending()) {
+			ret = -EINTR;
+			break;
+		}
+		safe_halt();	/* the wake_up from an interrupt handler ends the halt */
+	}
+	local_irq_enable();
+	return ret;
+}
+
+void wake_up(struct wait_queue_head *wq)
+{
+	unsigned long flags = local_irq_save();
+	struct wait_queue_entry *w;
+
+	list_for_each_entry(w, &wq->head, entry)
+		w->woken = true;
+	local_irq_restore(flags);
 }

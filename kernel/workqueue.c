@@ -3,6 +3,21 @@
 #include <kobold/workqueue.h>
 
 static LIST_HEAD(pending_work);
+static struct work_stat stats[WORK_STATS_MAX];
+static unsigned long runs_total;
+
+/* Counts a run of func: its own row, or the last row for the rest. */
+static void count_run(work_func_t func)
+{
+	int i;
+
+	runs_total++;
+	for (i = 0; i < WORK_STATS_MAX - 1 && stats[i].func && stats[i].func != func; i++)
+		;
+	if (!stats[i].func)
+		stats[i].func = func;
+	stats[i].runs++;
+}
 
 bool schedule_work(struct work_struct *work)
 {
@@ -28,8 +43,10 @@ bool run_scheduled_work(void)
 		work->pending = false;	/* before it runs: it may queue itself again */
 	}
 	local_irq_restore(flags);
-	if (work)
+	if (work) {
+		count_run(work->func);
 		work->func(work);
+	}
 	return work != NULL;
 }
 
@@ -60,4 +77,20 @@ bool work_pending(const struct work_struct *work)
 bool work_pending_any(void)
 {
 	return !list_empty(&pending_work);
+}
+
+void workqueue_for_each_pending(void (*fn)(const struct work_struct *work, void *arg), void *arg)
+{
+	unsigned long flags = local_irq_save();
+	const struct work_struct *w;
+
+	list_for_each_entry(w, &pending_work, entry)
+		fn(w, arg);
+	local_irq_restore(flags);
+}
+
+const struct work_stat *workqueue_stats(unsigned long *total)
+{
+	*total = runs_total;
+	return stats;
 }

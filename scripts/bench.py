@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """bench.py: `make bench`. Boot time, virtio-blk and sbd throughput, and the device
 model at scale, side by side with Debian's Linux reading the same disk in the same
-QEMU. Prints one table and writes build/bench/results.csv and throughput.png."""
+QEMU and with the host reading the image file itself. Reads with N requests in
+flight (depth rows): Kobold's `blk bench --depth N`, Linux's and the host's N
+parallel readers (dd iflag=direct on disjoint ranges; scripts/bench/preader.c for
+random reads, which dd cannot do). Prints one table and writes
+build/bench/results.csv and throughput.png."""
 import csv
 import os
 import re
@@ -21,20 +25,43 @@ import linux_guest  # noqa: E402
 
 OUT = os.path.join(ROOT, "build", "bench")
 DISK = os.path.join(OUT, "disk.img")
-DISK_MIB = 64
+DISK_MIB = 256  # room for 32 readers of 64 KiB blocks on ranges of their own
 BOOTS = int(os.environ.get("BENCH_BOOTS", "5"))
 # (label, kind, request KiB, total MiB): kind is seq or rand
 IO_ROWS = [("1M", "seq", 1024, 64), ("64K", "seq", 64, 32), ("4K", "seq", 4, 8),
            ("4K", "rand", 4, 4)]
+# Reads with N in flight: (kind, request KiB, total MiB) at each depth.
+DEPTHS = [1, 4, 16, 32]
+# Enough per reader at depth 32 (128 and 64 reads) that starting a process is not the figure.
+DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128), ("rand", 64, 128)]
 DEVMODEL_N = [100, 1000, 10000, 100000]
+PREADER = os.path.join(OUT, "preader")
 DISK_ARGS = ["-drive", "file=%s,if=none,id=bench,format=raw,cache=none,aio=threads" % DISK,
              "-device", "virtio-blk-pci,drive=bench"]
 
-rows = []  # dicts: group, name, kobold, linux, unit
+rows = []  # dicts: group, name, kobold, linux, host, unit
 
 
 def add(group, name, value, unit, linux=None):
-    rows.append({"group": group, "name": name, "kobold": value, "linux": linux, "unit": unit})
+    rows.append({"group": group, "name": name, "kobold": value, "linux": linux, "host": None,
+                 "unit": unit})
+
+
+def depth_name(kind, kib, depth):
+    return "read %s %dK depth %d" % (kind, kib, depth)
+
+
+def build_preader():
+    """The static reader for random rows, host and guest alike; None without gcc."""
+    src = os.path.join(HERE, "bench", "preader.c")
+    if os.path.exists(PREADER) and os.path.getmtime(PREADER) > os.path.getmtime(src):
+        return PREADER
+    p = subprocess.run(["gcc", "-static", "-O2", "-o", PREADER, src], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        print("preader: %s (no random rows for Linux and the host)" % p.stderr.strip()[-200:])
+        return None
+    return PREADER
 
 
 def make_disk():
@@ -64,8 +91,9 @@ def boot_seconds(grub):
     return statistics.median(times), (statistics.median(inside) if inside else None)
 
 
-def kobold_io(k, disk, op, kind, kib, mib):
-    out = k.run("blk bench %s %s %s %d %d" % (disk, op, kind, kib, mib), timeout=600)
+def kobold_io(k, disk, op, kind, kib, mib, depth=1):
+    out = k.run("blk bench %s %s %s %d %d --depth %d" % (disk, op, kind, kib, mib, depth),
+                timeout=600)
     m = re.search(r"([\d.]+) MiB/s, (\d+) IOPS", out)
     if not m:
         raise RuntimeError("blk bench: " + out.strip())
@@ -114,6 +142,10 @@ def bench_kobold_disks():
                     add("virtio-blk", "%s %s %s" % (op, kind, label), iops, "IOPS")
                 mbs, iops = kobold_io(k, "sbd0", op, kind, kib, mib)
                 add("sbd", "%s %s %s" % (op, kind, label), mbs, "MiB/s")
+        for kind, kib, mib in DEPTH_ROWS if have_vda else []:
+            for depth in DEPTHS:
+                _, iops = kobold_io(k, "vda", "read", kind, kib, mib, depth)
+                add("depth", depth_name(kind, kib, depth), iops, "IOPS")
         if have_vda:
             bench_dd(k)
         else:
@@ -122,11 +154,42 @@ def bench_kobold_disks():
         k.close()
 
 
+def parallel_dd_cmd(dev, kib, per_reader, depth):
+    """A shell line: depth dd readers, reader i on the i-th of depth equal ranges."""
+    stride = DISK_MIB * 1024 // kib // depth
+    return ("i=0; while [ $i -lt %d ]; do dd if=%s of=/dev/null bs=%dk count=%d "
+            "skip=$((i * %d)) iflag=direct 2>/dev/null & i=$((i + 1)); done; wait"
+            % (depth, dev, kib, per_reader, stride))
+
+
+def linux_depth_reads(c, preader):
+    """IOPS by depth row name: N parallel readers in the guest."""
+    results = {}
+    now = "$(grep -m1 'now at' /proc/timer_list | cut -d' ' -f3)"
+    for kind, kib, mib in DEPTH_ROWS:
+        for depth in DEPTHS:
+            ios = mib * 1024 // kib
+            per = ios // depth
+            if kind == "seq":
+                c.sendline("s=%s; %s; e=%s; echo NS=$((e - s))"
+                           % (now, parallel_dd_cmd("/dev/vda", kib, per, depth), now))
+            elif preader:
+                c.sendline("/bin/preader /dev/vda %d %d %d rand" % (kib, per, depth))
+            else:
+                continue
+            c.expect(r"NS=(\d+)\r")
+            ns = int(c.match.group(1))
+            c.expect("KOBOLD-BENCH-END")
+            results[depth_name(kind, kib, depth)] = int(per * depth / (ns / 1e9))
+    return results
+
+
 def linux_reads():
     """MiB/s and IOPS of dd iflag=direct in a Debian Linux guest, by row label."""
     cache = os.path.join(OUT, "linux")
     vmlinuz, root = linux_guest.fetch(cache)
-    initrd = linux_guest.initramfs(cache, root)
+    preader = build_preader()
+    initrd = linux_guest.initramfs(cache, root, {"bin/preader": preader} if preader else None)
     args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
             "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
             "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + DISK_ARGS
@@ -147,6 +210,8 @@ def linux_reads():
             ns = int(c.match.group(1))
             c.expect("KOBOLD-BENCH-END")
             results["read seq " + label] = (mib / (ns / 1e9), int(count / (ns / 1e9)))
+        for name, iops in linux_depth_reads(c, preader).items():
+            results[name] = (None, iops)
         c.sendline("done")
         c.expect(pexpect.EOF)
     finally:
@@ -188,8 +253,60 @@ def attach_linux():
         print("Linux column unavailable: %s" % e)
         return
     for r in rows:
-        if r["group"] == "virtio-blk" and r["name"] in lin:
+        if r["group"] in ("virtio-blk", "depth") and r["name"] in lin:
             r["linux"] = lin[r["name"]][0 if r["unit"] == "MiB/s" else 1]
+
+
+def host_seconds(cmds):
+    """Runs the commands at once (each a list), waits for all; the elapsed seconds."""
+    t0 = time.monotonic()
+    procs = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for c in cmds]
+    if any(p.wait() for p in procs):
+        raise OSError("%s failed" % " ".join(cmds[0]))
+    return time.monotonic() - t0
+
+
+def host_dd(kib, count, depth):
+    """depth parallel dd iflag=direct readers on the image, as in the guest."""
+    stride = DISK_MIB * 1024 // kib // depth
+    return host_seconds([["dd", "if=" + DISK, "of=/dev/null", "bs=%dk" % kib, "count=%d" % count,
+                          "skip=%d" % (i * stride), "iflag=direct"] for i in range(depth)])
+
+
+def host_reads():
+    """The host reading the image file itself: the limit for a guest. By row name."""
+    results = {}
+    for label, kind, kib, mib in IO_ROWS:
+        if kind == "seq":
+            count = mib * 1024 // kib
+            sec = host_dd(kib, count, 1)
+            results["read seq " + label] = (mib / sec, int(count / sec))
+    preader = build_preader()
+    for kind, kib, mib in DEPTH_ROWS:
+        for depth in DEPTHS:
+            per = mib * 1024 // kib // depth
+            if kind == "seq":
+                sec = host_dd(kib, per, depth)
+            elif preader:
+                out = subprocess.run([preader, DISK, str(kib), str(per), str(depth), "rand"],
+                                     capture_output=True, text=True, check=True).stdout
+                sec = int(re.search(r"NS=(\d+)", out).group(1)) / 1e9
+            else:
+                continue
+            results[depth_name(kind, kib, depth)] = (None, int(per * depth / sec))
+    return results
+
+
+def attach_host():
+    try:
+        host = host_reads()
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("host column unavailable: %s" % e)
+        return
+    for r in rows:
+        if r["group"] in ("virtio-blk", "depth") and r["name"] in host:
+            r["host"] = host[r["name"]][0 if r["unit"] == "MiB/s" else 1]
 
 
 def fmt(v, unit=""):
@@ -200,22 +317,25 @@ def fmt(v, unit=""):
     return "%.1f" % v if isinstance(v, float) else str(v)
 
 
+def ratio(a, b):
+    return "%.2f" % (a / b) if a is not None and b else "-"
+
+
 def print_table():
-    print("%-11s %-22s %12s %12s %7s  %s" % ("group", "row", "Kobold", "Linux", "ratio", "unit"))
+    head = "%-11s %-24s %10s %10s %10s %8s %8s  %s"
+    print(head % ("group", "row", "Kobold", "Linux", "host", "K/Linux", "K/host", "unit"))
     for r in rows:
-        ratio = "-"
-        if r["linux"] and r["kobold"] is not None:
-            ratio = "%.2f" % (r["kobold"] / r["linux"])
-        print("%-11s %-22s %12s %12s %7s  %s" % (r["group"], r["name"], fmt(r["kobold"], r["unit"]),
-                                                 fmt(r["linux"], r["unit"]), ratio, r["unit"]))
+        print(head % (r["group"], r["name"], fmt(r["kobold"], r["unit"]),
+                      fmt(r["linux"], r["unit"]), fmt(r["host"], r["unit"]),
+                      ratio(r["kobold"], r["linux"]), ratio(r["kobold"], r["host"]), r["unit"]))
 
 
 def write_csv():
     with open(os.path.join(OUT, "results.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["group", "row", "kobold", "linux", "unit"])
+        w.writerow(["group", "row", "kobold", "linux", "host", "unit"])
         for r in rows:
-            w.writerow([r["group"], r["name"], r["kobold"], r["linux"], r["unit"]])
+            w.writerow([r["group"], r["name"], r["kobold"], r["linux"], r["host"], r["unit"]])
 
 
 def plot():
@@ -245,16 +365,24 @@ def plot():
 
 
 def main():
+    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel").split(",")
+    load0 = os.getloadavg()[0]
     make_disk()
-    kt, kin = boot_seconds(grub=False)
-    add("boot", "-kernel, host (median)", kt, "s")
-    add("boot", "-kernel, in kernel", kin, "s")
-    gt, _ = boot_seconds(grub=True)
-    add("boot", "GRUB, host (median)", gt, "s")
-    bench_kobold_disks()
-    attach_linux()
-    bench_devmodel()
+    if "boot" in parts:
+        kt, kin = boot_seconds(grub=False)
+        add("boot", "-kernel, host (median)", kt, "s")
+        add("boot", "-kernel, in kernel", kin, "s")
+        gt, _ = boot_seconds(grub=True)
+        add("boot", "GRUB, host (median)", gt, "s")
+    if "disks" in parts:
+        bench_kobold_disks()
+        attach_linux()
+        attach_host()
+    if "devmodel" in parts:
+        bench_devmodel()
     print_table()
+    print("host load average (1 min): %.1f at the start, %.1f at the end, on %d CPUs"
+          % (load0, os.getloadavg()[0], os.cpu_count()))
     write_csv()
     plot()
     print("wrote %s/results.csv and throughput.png" % os.path.relpath(OUT, ROOT))

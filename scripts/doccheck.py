@@ -20,7 +20,8 @@ written with `...`:
 Trailing spaces are ignored; everything else is compared exactly.
 
 Each block boots a fresh kernel the way `make run` does (with a blank 16 MiB
-virtio disk). An HTML comment on the line before the fence changes that:
+virtio disk, serial number kobold-disk). An HTML comment on the line before
+the fence changes that:
 
     <!-- check: skip -->                 not checked (say why in the text)
     <!-- check: continue -->             the same boot as the previous block
@@ -204,7 +205,7 @@ def boot_like_make_run(append="", kernel=None, disk_kind=""):
     tmp = tempfile.mkdtemp(prefix="kobold-doc-")
     disk = disk_image(tmp, disk_kind)
     args = ["-drive", "file=%s,if=none,id=vd0,format=raw,cache=writeback" % disk,
-            "-device", "virtio-blk-pci,drive=vd0"]
+            "-device", "virtio-blk-pci,drive=vd0,serial=kobold-disk"]
     saved = kobold.KERNEL
     kobold.KERNEL = kernel or saved
     try:

@@ -91,7 +91,7 @@ def test_out_of_range_and_bad_arguments(kernel):
 
 def test_blk_bench_prints_figures(kernel):
     out = kernel.run("blk bench sbd0 read seq 64 2")
-    m = re.match(r"sbd0 read seq bs=64K: (\d+) bytes in (\d+)\.(\d{3}) ms, (\d+)\.(\d{2}) MiB/s, (\d+) IOPS",
+    m = re.match(r"sbd0 read seq bs=64K depth=1: (\d+) bytes in (\d+)\.(\d{3}) ms, (\d+)\.(\d{2}) MiB/s, (\d+) IOPS",
                  out.strip())
     assert m, out
     assert int(m.group(1)) == 2 * 1024 * 1024

@@ -13,7 +13,7 @@ def disk_image(tmp_path, kib=1024):
 
 def test_top_of_sys(kernel):
     assert kernel.run("ls /sys").split() == ["block", "bus", "class", "devices", "kernel", "power"]
-    assert kernel.run("ls /").split() == ["dev", "etc", "mnt", "sys", "tmp"]
+    assert kernel.run("ls /").split() == ["dev", "etc", "mnt", "proc", "sys", "tmp"]
 
 
 def test_ls_is_sorted_and_l_shows_types_and_links(kernel):

@@ -39,10 +39,11 @@ def meminfo(k):
 
 
 def test_root_is_a_ram_filesystem_with_sys_and_dev_mounted(vm):
-    assert sh(vm, "ls /").split() == ["dev", "etc", "mnt", "sys", "tmp"]
+    assert sh(vm, "ls /").split() == ["dev", "etc", "mnt", "proc", "sys", "tmp"]
     assert sh(vm, "mount") == ("rootfs on / type rootfs (rw)\n"
                                "sysfs on /sys type sysfs (rw)\n"
-                               "devtmpfs on /dev type devtmpfs (rw)\n")
+                               "devtmpfs on /dev type devtmpfs (rw)\n"
+                               "proc on /proc type proc (rw)\n")
     df = sh(vm, "df").split("\n")
     assert df[0].split() == ["Filesystem", "1K-blocks", "Used", "Available", "Use%", "Mounted", "on"]
     assert [l.split()[-1] for l in df[1:4]] == ["/", "/sys", "/dev"]

@@ -2,8 +2,10 @@
  * virtio_blk.c: disks on virtio (QEMU: -drive if=none,id=d0,file=IMG
  * -device virtio-blk-pci,drive=d0), named vda, vdb, ... (virtio 1.1 §5.2).
  * Each request is a chain: a header the device reads, the data, and a
- * status byte the device writes. Requests wait in a software queue when
- * the ring is full and enter it as completions free descriptors.
+ * status byte the device writes. With indirect descriptors each request
+ * takes one slot of the ring, so the disk's queue depth is the ring's size
+ * and the block layer never gives us more; without them, requests that do
+ * not fit wait in a software queue and enter as completions free descriptors.
  */
 #include <asm/io.h>
 #include <kobold/blkdev.h>
@@ -273,6 +275,16 @@ static u32 virtblk_limits(struct virtio_blk *vblk)
 	return max(max_bytes / SECTOR_SIZE / step * step, step);
 }
 
+/* One ring slot per request with indirect tables, else three (header, data, status) at least. */
+static unsigned int virtblk_queue_depth(struct virtio_blk *vblk)
+{
+	unsigned int num = virtqueue_get_vring_size(vblk->vq);
+
+	if (virtio_has_feature(vblk->vdev, VIRTIO_RING_F_INDIRECT_DESC))
+		return num;
+	return max(num / 3, 1u);
+}
+
 static int virtblk_setup_disk(struct virtio_blk *vblk)
 {
 	struct gendisk *disk = alloc_disk();
@@ -289,6 +301,7 @@ static int virtblk_setup_disk(struct virtio_blk *vblk)
 	set_capacity(disk, capacity);
 	disk->read_only = virtio_has_feature(vblk->vdev, VIRTIO_BLK_F_RO);
 	disk->max_sectors = virtblk_limits(vblk);
+	disk->queue_depth = virtblk_queue_depth(vblk);
 	disk->fops = &virtblk_fops;
 	disk->private_data = vblk;
 	disk->driverfs_dev = &vblk->vdev->dev;

@@ -7,9 +7,34 @@
 
 #include <kobold/err.h>
 #include <kobold/errno.h>
+#include <kobold/fs.h>
+#include <kobold/slab.h>
 
 static struct class *misc_class;
 static u8 minors_used[256 / 8];
+static LIST_HEAD(misc_list);
+
+/* The major's open, as Linux's misc_open: the registered device's operations take over. */
+static int misc_open(struct inode *inode, struct file *file)
+{
+	struct miscdevice *m;
+
+	list_for_each_entry(m, &misc_list, list)
+		if (m->minor == (int)MINOR(inode->i_rdev) && m->fops) {
+			file->f_op = m->fops;
+			return file->f_op->open ? file->f_op->open(inode, file) : 0;
+		}
+	return -ENODEV;
+}
+
+static const struct file_operations misc_fops = { .open = misc_open };
+
+static char *misc_devnode(struct device *dev, umode_t *mode)
+{
+	struct miscdevice *m = dev_get_drvdata(dev);
+
+	return m && m->nodename ? kstrdup(m->nodename) : NULL;
+}
 
 static bool minor_taken(int minor)
 {
@@ -38,6 +63,7 @@ int misc_register(struct miscdevice *misc)
 		return (int)PTR_ERR(dev);
 	misc->this_device = dev;
 	set_minor(misc->minor, true);
+	list_add_tail(&misc->list, &misc_list);
 	return 0;
 }
 
@@ -45,6 +71,7 @@ void misc_deregister(struct miscdevice *misc)
 {
 	if (IS_ERR_OR_NULL(misc->this_device))
 		return;
+	list_del_init(&misc->list);
 	device_unregister(misc->this_device);
 	misc->this_device = NULL;
 	set_minor(misc->minor, false);
@@ -52,6 +79,15 @@ void misc_deregister(struct miscdevice *misc)
 
 int misc_init(void)
 {
+	int err = register_chrdev(MISC_MAJOR, "misc", &misc_fops);
+
+	if (err < 0)
+		return err;
 	misc_class = class_create(THIS_MODULE, "misc");
-	return IS_ERR(misc_class) ? (int)PTR_ERR(misc_class) : 0;
+	if (IS_ERR(misc_class)) {
+		unregister_chrdev(MISC_MAJOR, "misc");
+		return (int)PTR_ERR(misc_class);
+	}
+	misc_class->devnode = misc_devnode;
+	return 0;
 }

@@ -85,6 +85,12 @@ static DEVICE_ATTR_RO(events);
 static struct attribute *evdev_attrs[] = { &dev_attr_events.attr, NULL };
 ATTRIBUTE_GROUPS(evdev);
 
+/* Event devices live in /dev/input, as Linux's input_devnode puts them. */
+static char *input_devnode(struct device *dev, umode_t *mode)
+{
+	return dev->devt ? kasprintf("input/%s", dev_name(dev)) : NULL;
+}
+
 /* As Linux's input_dev_uevent: PRODUCT, NAME and PHYS for the input device. */
 static int input_dev_uevent(struct device *dev, struct kobj_uevent_env *env)
 {
@@ -210,5 +216,6 @@ int input_init(void)
 	if (IS_ERR(input_class))
 		return (int)PTR_ERR(input_class);
 	input_class->dev_uevent = input_dev_uevent;
+	input_class->devnode = input_devnode;
 	return 0;
 }

@@ -49,27 +49,160 @@ void vp_free_ring(struct virtio_pci_vq_info *info)
 	info->pages = NULL;
 }
 
+/* The config change on its own vector: no ISR byte to read. */
+static enum irqreturn vp_config_interrupt(int irq, void *opaque)
+{
+	struct virtio_pci_device *vp_dev = opaque;
+
+	virtio_config_changed(&vp_dev->vdev);
+	return IRQ_HANDLED;
+}
+
+static void vp_free_msix(struct virtio_pci_device *vp_dev)
+{
+	if (vp_dev->msix_enabled) {
+		free_irq(vp_dev->msix_entries[0].vector, vp_dev);
+		pci_disable_msix(vp_dev->pci_dev);
+	}
+	vp_dev->msix_enabled = false;
+	kfree(vp_dev->msix_entries);
+	kfree(vp_dev->msix_names);
+	kfree(vp_dev->msix_vqs);
+	vp_dev->msix_entries = NULL;
+	vp_dev->msix_names = NULL;
+	vp_dev->msix_vqs = NULL;
+}
+
 void vp_del_vqs(struct virtio_device *vdev)
 {
 	struct virtio_pci_device *vp_dev = to_vp_device(vdev);
 
-	while (!list_empty(&vdev->vqs))
-		vp_dev->del_vq(list_first_entry(&vdev->vqs, struct virtqueue, list));
+	while (!list_empty(&vdev->vqs)) {
+		struct virtqueue *vq = list_first_entry(&vdev->vqs, struct virtqueue, list);
+		struct virtio_pci_vq_info *info = vq->priv;
+
+		if (info->msix_irq >= 0)
+			free_irq(info->msix_irq, &vp_dev->msix_vqs[vq->index]);
+		vp_dev->del_vq(vq);
+	}
+	vp_free_msix(vp_dev);
 }
 
-int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],
-		vq_callback_t *callbacks[], const char *const names[])
+/* A queue's own vector: nothing to ask, its used ring says it all. */
+static enum irqreturn vp_vring_interrupt(int irq, void *opaque)
+{
+	struct virtqueue *vq = *(struct virtqueue **)opaque;
+
+	return vq ? vring_interrupt(irq, vq) : IRQ_NONE;
+}
+
+/* Entry 0 for the config change, 1 + i for queue i, each an IRQ of its own. */
+static int vp_request_msix_vectors(struct virtio_pci_device *vp_dev, unsigned int nvec)
+{
+	const char *dev = vp_dev->vdev.dev.bus_id;
+	int err = -ENOMEM;
+
+	vp_dev->msix_entries = kzalloc(nvec * sizeof(*vp_dev->msix_entries));
+	vp_dev->msix_names = kzalloc(nvec * sizeof(*vp_dev->msix_names));
+	vp_dev->msix_vqs = kzalloc(nvec * sizeof(*vp_dev->msix_vqs));
+	if (!vp_dev->msix_entries || !vp_dev->msix_names || !vp_dev->msix_vqs)
+		goto out;
+	for (unsigned int i = 0; i < nvec; i++)
+		vp_dev->msix_entries[i].entry = (u16)i;
+	err = pci_enable_msix(vp_dev->pci_dev, vp_dev->msix_entries, (int)nvec);
+	if (err)
+		goto out;
+	vp_dev->msix_enabled = true;
+	vp_dev->msix_vectors = nvec;
+	scnprintf(vp_dev->msix_names[0], VIRTIO_PCI_MSIX_NAME_LEN, "%s-config", dev);
+	err = request_irq(vp_dev->msix_entries[0].vector, vp_config_interrupt,
+			  vp_dev->msix_names[0], vp_dev);
+	if (err) {
+		pci_disable_msix(vp_dev->pci_dev);
+		vp_dev->msix_enabled = false;
+		goto out;
+	}
+	if (!vp_dev->config_vector(vp_dev, 0))
+		err = -EBUSY;
+out:
+	if (err)
+		vp_free_msix(vp_dev);
+	return err;
+}
+
+/*
+ * With MSI-X the queue's vector is requested first: a 1.x queue, once
+ * enabled, stays enabled until a reset, so nothing may fail after it if
+ * the INTx fallback is to set the queue up again.
+ */
+static struct virtqueue *vp_setup_one(struct virtio_pci_device *vp_dev, unsigned int i,
+				      vq_callback_t *callback, const char *name)
+{
+	u16 vec = vp_dev->msix_enabled ? (u16)(i + 1) : VIRTIO_MSI_NO_VECTOR;
+	struct virtio_pci_vq_info *info;
+	struct virtqueue *vq;
+	int irq = -1;
+
+	if (vp_dev->msix_enabled) {
+		irq = vp_dev->msix_entries[i + 1].vector;
+		scnprintf(vp_dev->msix_names[i + 1], VIRTIO_PCI_MSIX_NAME_LEN, "%s-%s",
+			  vp_dev->vdev.dev.bus_id, name);
+		if (request_irq(irq, vp_vring_interrupt, vp_dev->msix_names[i + 1],
+				&vp_dev->msix_vqs[i]))
+			return NULL;
+	}
+	vq = vp_dev->setup_vq(vp_dev, i, callback, name, vec);
+	if (!vq) {
+		if (irq >= 0)
+			free_irq(irq, &vp_dev->msix_vqs[i]);
+		return NULL;
+	}
+	info = vq->priv;
+	info->msix_irq = irq;
+	if (vp_dev->msix_enabled)
+		vp_dev->msix_vqs[i] = vq;
+	return vq;
+}
+
+static int vp_try_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],
+			   vq_callback_t *callbacks[], const char *const names[], bool msix)
 {
 	struct virtio_pci_device *vp_dev = to_vp_device(vdev);
+	int err = msix ? vp_request_msix_vectors(vp_dev, nvqs + 1) : 0;
 
+	if (err)
+		return err;
 	for (unsigned int i = 0; i < nvqs; i++) {
-		vqs[i] = vp_dev->setup_vq(vp_dev, i, callbacks[i], names[i]);
+		vqs[i] = vp_setup_one(vp_dev, i, callbacks[i], names[i]);
 		if (!vqs[i]) {
 			vp_del_vqs(vdev);
 			return -ENOENT;
 		}
 	}
 	return 0;
+}
+
+/*
+ * MSI-X when the function and the machine have it (modern interface only),
+ * else the shared INTx line that vp_interrupt serves by reading ISR. A
+ * function without the capability (-EINVAL) or a CPU without a local APIC
+ * (-ENODEV) takes INTx silently; any other failure is said.
+ */
+int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],
+		vq_callback_t *callbacks[], const char *const names[])
+{
+	struct virtio_pci_device *vp_dev = to_vp_device(vdev);
+	int err;
+
+	if (vp_dev->config_vector) {
+		err = vp_try_find_vqs(vdev, nvqs, vqs, callbacks, names, true);
+		if (!err)
+			return 0;
+		if (err != -EINVAL && err != -ENODEV)
+			pr_warn("virtio-pci %s: could not set up MSI-X (%s), using INTx\n",
+				pci_name(vp_dev->pci_dev), kstrerror(err));
+	}
+	return vp_try_find_vqs(vdev, nvqs, vqs, callbacks, names, false);
 }
 
 static void virtio_pci_release_dev(struct device *dev)

@@ -16,7 +16,10 @@ static u16 port(struct virtio_device *vdev, unsigned int reg)
 	return (u16)(to_vp_device(vdev)->ioaddr + reg);
 }
 
-/* Device configuration follows the header (no MSI-X fields: we leave MSI-X off). */
+/*
+ * Device configuration follows the header (no MSI-X fields: the legacy
+ * interface takes INTx only here, so the header keeps its 20 bytes).
+ */
 static void vp_get(struct virtio_device *vdev, unsigned int offset, void *buf, unsigned int len)
 {
 	u8 *p = buf;
@@ -74,7 +77,7 @@ static bool vp_notify(struct virtqueue *vq)
 }
 
 static struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
-				     vq_callback_t *callback, const char *name)
+				     vq_callback_t *callback, const char *name, u16 msix_vec)
 {
 	struct virtio_device *vdev = &vp->vdev;
 	struct virtio_pci_vq_info *info;

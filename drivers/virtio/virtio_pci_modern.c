@@ -151,8 +151,15 @@ static bool notify_addr_ok(struct virtio_pci_device *vp, u32 off)
 }
 
 /* §4.1.5.1.3: select, size, addresses, then queue_enable. */
+/* §4.1.5.1.2: a vector is set by writing it; reading back NO_VECTOR means refused. */
+static bool vp_config_vector(struct virtio_pci_device *vp, u16 vector)
+{
+	iowrite16(vp->common, VIRTIO_PCI_COMMON_MSIX, vector);
+	return ioread16(vp->common, VIRTIO_PCI_COMMON_MSIX) == vector;
+}
+
 static struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
-				     vq_callback_t *callback, const char *name)
+				     vq_callback_t *callback, const char *name, u16 msix_vec)
 {
 	volatile u8 *c = vp->common;
 	struct virtio_pci_vq_info *info;
@@ -182,9 +189,16 @@ static struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int 
 	iowrite64_twopart(c, VIRTIO_PCI_COMMON_Q_DESCLO, virtqueue_get_desc_addr(vq));
 	iowrite64_twopart(c, VIRTIO_PCI_COMMON_Q_AVAILLO, virtqueue_get_avail_addr(vq));
 	iowrite64_twopart(c, VIRTIO_PCI_COMMON_Q_USEDLO, virtqueue_get_used_addr(vq));
+	if (msix_vec != VIRTIO_MSI_NO_VECTOR) {
+		iowrite16(c, VIRTIO_PCI_COMMON_Q_MSIX, msix_vec);
+		if (ioread16(c, VIRTIO_PCI_COMMON_Q_MSIX) != msix_vec)
+			goto out_vq;
+	}
 	iowrite16(c, VIRTIO_PCI_COMMON_Q_ENABLE, 1);
 	return vq;
 
+out_vq:
+	vring_del_virtqueue(vq);
 out_ring:
 	vp_free_ring(info);
 out_info:
@@ -285,6 +299,7 @@ int virtio_pci_modern_probe(struct virtio_pci_device *vp)
 	vp->vdev.id.device = pdev->device < VIRTIO_PCI_MODERN_BASE ? pdev->subsystem_device
 								  : pdev->device - VIRTIO_PCI_MODERN_BASE;
 	vp->setup_vq = vp_setup_vq;
+	vp->config_vector = vp_config_vector;
 	vp->del_vq = vp_del_vq;
 	vp->read_isr = vp_read_isr;
 	return 0;

@@ -21,8 +21,11 @@ struct vring_virtqueue {
 	u16 avail_idx;		/* our copy of avail->idx */
 	u16 last_used_idx;	/* the used entries we have collected */
 	u16 num_added;		/* published since the last kick */
+	bool indirect;		/* VIRTIO_RING_F_INDIRECT_DESC negotiated */
+	bool event;		/* VIRTIO_RING_F_EVENT_IDX negotiated */
 	bool (*notify)(struct virtqueue *vq);
 	void **data;		/* the token of each chain, by head */
+	struct vring_desc **indir;	/* the indirect table of each chain, by head */
 };
 
 #define to_vvq(_vq) container_of(_vq, struct vring_virtqueue, vq)
@@ -48,7 +51,10 @@ struct virtqueue *vring_new_virtqueue(unsigned int index, unsigned int num, unsi
 	if (!vvq)
 		return NULL;
 	vvq->data = kzalloc(num * sizeof(void *));
-	if (!vvq->data) {
+	vvq->indir = kzalloc(num * sizeof(void *));
+	if (!vvq->data || !vvq->indir) {
+		kfree(vvq->data);
+		kfree(vvq->indir);
 		kfree(vvq);
 		return NULL;
 	}
@@ -58,8 +64,11 @@ struct virtqueue *vring_new_virtqueue(unsigned int index, unsigned int num, unsi
 	vvq->vq = (struct virtqueue){ .callback = callback, .name = name, .vdev = vdev,
 				      .index = index, .num_free = num };
 	vvq->notify = notify;
-	/* We want every interrupt: no VRING_AVAIL_F_NO_INTERRUPT, no event index. */
+	vvq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC);
+	vvq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
+	/* Interrupts on; with the event index, used_event says for which entry (§2.6.7). */
 	vvq->vring.avail->flags = 0;
+	vring_used_event(&vvq->vring) = 0;
 	list_add_tail(&vvq->vq.list, &vdev->vqs);
 	return &vvq->vq;
 }
@@ -71,21 +80,38 @@ void vring_del_virtqueue(struct virtqueue *vq)
 
 	list_del(&vq->list);
 	local_irq_restore(flags);
+	for (unsigned int i = 0; i < vvq->vring.num; i++)
+		kfree(vvq->indir[i]);
+	kfree(vvq->indir);
 	kfree(vvq->data);
 	kfree(vvq);
 }
 
-int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned int out,
-		      unsigned int in, void *data)
+/* The whole chain in a table of its own, the ring holding one descriptor for it (§2.6.5.3). */
+static struct vring_desc *alloc_indirect(struct scatterlist sg[], unsigned int out,
+					 unsigned int total)
 {
-	struct vring_virtqueue *vvq = to_vvq(vq);
-	volatile struct vring_desc *desc = vvq->vring.desc;
-	unsigned int total = out + in, i, n, prev = 0, head;
+	struct vring_desc *t = kmalloc(total * sizeof(*t));
 
-	if (!total || !data || total > vvq->vring.num)
-		return -EINVAL;
-	if (vq->num_free < total)
-		return -ENOSPC;
+	if (!t)
+		return NULL;
+	for (unsigned int n = 0; n < total; n++) {
+		t[n].addr = (u32)(unsigned long)sg[n].buf;	/* identity-mapped */
+		t[n].len = sg[n].length;
+		t[n].flags = (n + 1 < total ? VRING_DESC_F_NEXT : 0) |
+			     (n >= out ? VRING_DESC_F_WRITE : 0);
+		t[n].next = (u16)(n + 1);
+	}
+	return t;
+}
+
+/* Fills total free descriptors from sg and returns the head. */
+static unsigned int add_direct(struct vring_virtqueue *vvq, struct scatterlist sg[],
+			       unsigned int out, unsigned int total)
+{
+	volatile struct vring_desc *desc = vvq->vring.desc;
+	unsigned int i, n, prev = 0, head;
+
 	head = i = vvq->free_head;
 	for (n = 0; n < total; n++) {
 		desc[i].addr = (u32)(unsigned long)sg[n].buf;	/* identity-mapped */
@@ -96,7 +122,43 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
 	}
 	desc[prev].flags &= ~VRING_DESC_F_NEXT;
 	vvq->free_head = (u16)i;
-	vq->num_free -= total;
+	vvq->vq.num_free -= total;
+	return head;
+}
+
+static unsigned int add_indirect(struct vring_virtqueue *vvq, struct vring_desc *table,
+				 unsigned int total)
+{
+	unsigned int head = vvq->free_head;
+	volatile struct vring_desc *d = &vvq->vring.desc[head];
+
+	d->addr = (u32)(unsigned long)table;
+	d->len = total * sizeof(*table);
+	d->flags = VRING_DESC_F_INDIRECT;
+	vvq->free_head = d->next;
+	vvq->vq.num_free--;
+	vvq->indir[head] = table;
+	return head;
+}
+
+int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned int out,
+		      unsigned int in, void *data)
+{
+	struct vring_virtqueue *vvq = to_vvq(vq);
+	struct vring_desc *table = NULL;
+	unsigned int total = out + in, head;
+
+	if (!total || !data || (total > vvq->vring.num && !vvq->indirect))
+		return -EINVAL;
+	if (vvq->indirect && total > 1 && vq->num_free) {
+		table = alloc_indirect(sg, out, total);
+		if (!table)	/* the ring's own descriptors will do, if it has room */
+			pr_warn("virtio: %s: could not allocate an indirect table, using %u descriptors of the ring\n",
+				vq->name, total);
+	}
+	if (!table && vq->num_free < total)
+		return -ENOSPC;
+	head = table ? add_indirect(vvq, table, total) : add_direct(vvq, sg, out, total);
 	vvq->data[head] = data;
 	vvq->vring.avail->ring[vvq->avail_idx % vvq->vring.num] = (u16)head;
 	/* The device must see the descriptors and the ring entry before the index (§2.6.13). */
@@ -106,14 +168,26 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
 	return 0;
 }
 
+/*
+ * Suppression (VRING_USED_F_NO_NOTIFY, or avail_event with the event index)
+ * is a handshake: we store avail->idx, fence, load the device's flag; the
+ * device stores its flag, fences, loads avail->idx; one of the two must see
+ * the other's store. QEMU's TCG with one vCPU drops the guest's fences
+ * while its device threads run beside the vCPU, so both loads can miss and
+ * the kick is lost for good (we saw it stall with 32 requests in the ring).
+ * A notification is always allowed (§2.6.10.2 says SHOULD NOT, not MUST
+ * NOT), and its own exit into QEMU orders the stores: so we always send one,
+ * unless the event index was negotiated.
+ */
 bool virtqueue_kick(struct virtqueue *vq)
 {
 	struct vring_virtqueue *vvq = to_vvq(vq);
-	bool needs;
+	u16 new_idx = vvq->avail_idx, old_idx = (u16)(new_idx - vvq->num_added);
+	bool needs = vvq->num_added;
 
-	/* The index update must be visible before we read the device's flags (§2.6.13.4). */
-	mb();
-	needs = vvq->num_added && !(vvq->vring.used->flags & VRING_USED_F_NO_NOTIFY);
+	mb();	/* the index before the device's flags (§2.6.13.4) */
+	if (vvq->event)
+		needs = vring_need_event(vring_avail_event(&vvq->vring), new_idx, old_idx);
 	vvq->num_added = 0;
 	return needs ? vvq->notify(vq) : true;
 }
@@ -126,6 +200,13 @@ static void detach_buf(struct vring_virtqueue *vvq, unsigned int head)
 
 	vvq->data[head] = NULL;
 	vvq->vq.num_free++;
+	if (vvq->indir[head]) {	/* one ring descriptor, a table of our own */
+		kfree(vvq->indir[head]);
+		vvq->indir[head] = NULL;
+		desc[head].next = vvq->free_head;
+		vvq->free_head = (u16)head;
+		return;
+	}
 	while (desc[i].flags & VRING_DESC_F_NEXT) {
 		i = desc[i].next;
 		vvq->vq.num_free++;
@@ -161,6 +242,11 @@ void *virtqueue_get_buf(struct virtqueue *vq, u32 *len)
 	data = vvq->data[id];
 	detach_buf(vvq, id);
 	vvq->last_used_idx++;
+	/* With the event index: interrupt us for the next entry, not for those we collect now. */
+	if (vvq->event) {
+		vring_used_event(&vvq->vring) = vvq->last_used_idx;
+		mb();
+	}
 	return data;
 }
 

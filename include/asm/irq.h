@@ -1,10 +1,16 @@
-/* irq.h: the two 8259 PICs and interrupt handlers, shared lines included. */
+/*
+ * irq.h: interrupt lines and their handlers, shared lines included. IRQ
+ * 0-15 are the 8259 pair's; 16 and up are message-signalled (MSI-X), each
+ * a vector of its own at the local APIC, handed out by create_irq().
+ */
 #ifndef ASM_IRQ_H
 #define ASM_IRQ_H
 
 #include <asm/ptrace.h>
+#include <kobold/types.h>
 
-#define NR_IRQS 16
+#define NR_IRQS_LEGACY 16
+#define NR_IRQS 48
 #define IRQ_BASE 32	/* IRQ n arrives as vector IRQ_BASE + n */
 
 enum irqreturn { IRQ_NONE, IRQ_HANDLED };
@@ -16,5 +22,13 @@ void free_irq(int irq, void *dev);
 void pic_init(void);
 void irq_dispatch(int irq);
 unsigned long irq_count(int irq);
+/* A free message-signalled IRQ (its vector is IRQ_BASE + irq), or -ENOSPC. */
+int create_irq(void);
+void destroy_irq(int irq);
+static inline unsigned int irq_to_vector(int irq) { return IRQ_BASE + (unsigned int)irq; }
+/* A spurious interrupt (8259 IRQ 7/15 or the APIC's spurious vector): counted as ERR. */
+void irq_count_spurious(void);
+/* /proc/interrupts as Linux 2.6 prints it; returns the length written into buf. */
+size_t show_interrupts(char *buf, size_t size);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <kobold/device.h>
 #include <kobold/types.h>
+#include <kobold/wait.h>
 
 #define SECTOR_SIZE 512
 #define SECTOR_SHIFT 9
@@ -20,8 +21,9 @@ struct gendisk;
 struct hd_struct;
 
 /*
- * One transfer. The driver's submit either completes it at once or later,
- * from an interrupt, by calling blk_end_request(); either way exactly once.
+ * One transfer (Linux's bio and request in one). The driver's submit either
+ * completes it at once or later, from an interrupt, by calling
+ * blk_end_request(); either way exactly once, and then end_io runs.
  */
 struct request {
 	enum req_op op;
@@ -32,7 +34,7 @@ struct request {
 	int error;		/* 0 or -errno, set by blk_end_request */
 	volatile bool done;
 	u64 start_ns;
-	void (*end_io)(struct request *rq);	/* optional, after done is set */
+	void (*end_io)(struct request *rq);	/* optional, after done is set; may free rq */
 	void *end_io_data;
 	void *driver_data;	/* the driver's, while it owns the request */
 };
@@ -67,6 +69,8 @@ struct gendisk {
 	bool registered;		/* between add_disk and del_gendisk */
 	bool dead;			/* after del_gendisk: I/O fails with -ENODEV */
 	u32 max_sectors;		/* largest request the driver takes (0: no limit) */
+	unsigned int queue_depth;	/* most requests in flight (0: no limit), Linux's nr_requests */
+	struct wait_queue_head wait;	/* woken at each completion and at del_gendisk */
 	const struct block_device_operations *fops;
 	void *private_data;
 	struct device *driverfs_dev;	/* the parent device, for the "device" link */
@@ -106,13 +110,23 @@ void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg);
 /* Checks a transfer against the disk: 0, -EINVAL (past the end), -EROFS, -ENODEV. */
 int blk_check(struct gendisk *disk, enum req_op op, u64 sector, u64 count);
 /*
+ * Asynchronous I/O, Linux's submit_bio: starts rq (op, disk, sector,
+ * nr_sectors, buffer and end_io filled in, at most max_sectors) and returns
+ * at once; end_io(rq) runs exactly once when it completes, usually from the
+ * disk's interrupt, with rq->error 0 or -errno (-EINVAL, -EROFS, -ENODEV for
+ * a transfer refused before the driver saw it). While queue_depth requests
+ * are in flight it sleeps until one completes, so never call it from an
+ * interrupt handler or an end_io.
+ */
+void blk_submit(struct request *rq);
+/*
  * Synchronous I/O: reads, writes or flushes, split into requests of at most
- * max_sectors each, all in flight at once; waits for every one to finish.
+ * max_sectors each, submitted with blk_submit; waits for every one to finish.
  */
 int blk_rw(struct gendisk *disk, enum req_op op, u64 sector, u64 count, void *buf);
 /* For drivers: completion of a request they accepted (IRQ context is fine). */
 void blk_end_request(struct request *rq, int error);
-/* Waits for rq->done (halts the CPU between interrupts). */
+/* Sleeps on the disk's wait queue until rq->done. */
 void blk_wait(struct request *rq);
 
 #endif

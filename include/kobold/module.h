@@ -99,7 +99,7 @@ int module_refcount(const char *name);
  */
 int request_module(const char *modalias);
 bool module_alias_exists(const char *modalias);
-/* Makes the aliases and starts loading modules for new devices' events. */
+/* Makes the aliases (modules.alias); udevd's 80-drivers.rules then load modules for new devices. */
 void kmod_init(void);
 /* `modprobe -c`: "alias PATTERN MODULE" lines. */
 void kmod_show_aliases(void);

@@ -49,6 +49,7 @@
 #define PCI_CAP_LIST_ID 0
 #define PCI_CAP_LIST_NEXT 1
 #define PCI_CAP_ID_VNDR 0x09	/* vendor specific: virtio 1.x uses these */
+#define PCI_CAP_ID_MSIX 0x11	/* MSI-X (PCI 3.0 §6.8.2) */
 
 #define PCI_CLASS_BRIDGE_PCI 0x0604
 
@@ -89,6 +90,9 @@ struct pci_dev {
 	unsigned int irq;		/* the interrupt line (IRQ on the 8259) */
 	bool is_added;			/* registered with the device model */
 	bool is_enabled;
+	bool msix_enabled;
+	unsigned int msix_nvec;		/* IRQs given out by pci_enable_msix */
+	int *msix_irqs;
 	struct resource resource[PCI_NUM_RESOURCES];
 	struct device dev;
 	struct pci_driver *driver;
@@ -171,6 +175,16 @@ u8 pci_find_next_capability(struct pci_dev *pdev, u8 pos, u8 cap);
 #define pci_resource_len(pdev, bar) \
 	((pdev)->resource[(bar)].end ? resource_size(&(pdev)->resource[(bar)]) : 0)
 #define pci_resource_flags(pdev, bar) ((pdev)->resource[(bar)].flags)
+
+/* MSI-X (drivers/pci/msi.c), Linux 2.6's interface: entry is the table slot asked for. */
+struct msix_entry {
+	int vector;	/* out: the IRQ for request_irq (Linux 2.6 called it vector too) */
+	u16 entry;	/* in: which slot of the function's MSI-X table */
+};
+/* 0, or -EINVAL (no MSI-X), -ENODEV (no local APIC), -ENOSPC, -ENOMEM. */
+int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec);
+/* After free_irq of every vector: back to INTx. */
+void pci_disable_msix(struct pci_dev *pdev);
 
 /* Enumeration and hotplug (drivers/pci/probe.c, remove.c). */
 struct pci_bus *pci_root_bus(void);

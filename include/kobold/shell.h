@@ -49,6 +49,8 @@ void shell_run(void);
 const char *shell_help_text(const char *name);
 /* Runs one command line as if typed (used by tests and boot scripts). */
 int shell_execute(const char *line);
+/* The same from deferred work (udev's RUN+=), even while another command runs. */
+int shell_execute_nested(const char *line);
 /*
  * Writes the line's "> FILE" now, with what was printed so far, and returns
  * status (1 if the write failed: the error is printed as NAME's). A command

@@ -16,8 +16,8 @@
 #define VIRTIO_CONFIG_S_FAILED 0x80
 
 /* Device-independent feature bits (§6). */
-#define VIRTIO_F_INDIRECT_DESC 28
-#define VIRTIO_F_EVENT_IDX 29
+#define VIRTIO_RING_F_INDIRECT_DESC 28	/* a descriptor may point to a table (§2.6.5.3) */
+#define VIRTIO_RING_F_EVENT_IDX 29	/* used_event and avail_event (§2.6.7, §2.6.10) */
 #define VIRTIO_F_VERSION_1 32		/* the device follows virtio 1.x, not legacy */
 
 struct virtio_config_ops {

@@ -64,6 +64,10 @@
 #define VIRTIO_PCI_QUEUE_ADDR_SHIFT 12
 #define VIRTIO_PCI_VRING_ALIGN 4096
 
+/* No MSI-X vector for the config change or a queue (§4.1.5.1.2). */
+#define VIRTIO_MSI_NO_VECTOR 0xffff
+#define VIRTIO_PCI_MSIX_NAME_LEN 32
+
 /* The ISR status byte (§4.1.4.5): reading it acknowledges the interrupt. */
 #define VIRTIO_PCI_ISR_QUEUE 0x1
 #define VIRTIO_PCI_ISR_CONFIG 0x2
@@ -79,9 +83,17 @@ struct virtio_pci_device {
 	volatile u8 *device;
 	volatile u8 *notify_base;
 	u32 device_len, notify_len, notify_off_multiplier;
-	/* The transport's queue setup and teardown. */
+	/* MSI-X: entry 0 the config change, entry 1 + i queue i (virtio_pci_common.c). */
+	bool msix_enabled;
+	unsigned int msix_vectors;
+	struct msix_entry *msix_entries;
+	char (*msix_names)[VIRTIO_PCI_MSIX_NAME_LEN];
+	struct virtqueue **msix_vqs;	/* queue i, once set up: its vector's handler reads it */
+	/* The transport's queue setup and teardown; msix_vec is VIRTIO_MSI_NO_VECTOR with INTx. */
 	struct virtqueue *(*setup_vq)(struct virtio_pci_device *vp_dev, unsigned int index,
-				      vq_callback_t *callback, const char *name);
+				      vq_callback_t *callback, const char *name, u16 msix_vec);
+	/* Modern only: routes the config change to an MSI-X entry; false if the device refused. */
+	bool (*config_vector)(struct virtio_pci_device *vp_dev, u16 vector);
 	void (*del_vq)(struct virtqueue *vq);
 	u8 (*read_isr)(struct virtio_pci_device *vp_dev);
 };
@@ -96,6 +108,7 @@ struct virtio_pci_vq_info {
 	void *pages;
 	unsigned int npages;
 	volatile u16 *notify_addr;	/* modern */
+	int msix_irq;			/* its MSI-X IRQ, or -1 */
 };
 
 /* 0 if the function speaks that transport (it then fills vp_dev), else -ENODEV. */

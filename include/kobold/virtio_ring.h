@@ -7,9 +7,11 @@
 #define KOBOLD_VIRTIO_RING_H
 
 #include <kobold/virtio.h>
+#include <kobold/virtio_config.h>
 
 #define VRING_DESC_F_NEXT 1	/* the chain continues in .next */
 #define VRING_DESC_F_WRITE 2	/* device-writable (else device-readable) */
+#define VRING_DESC_F_INDIRECT 4	/* addr/len: a table of descriptors (§2.6.5.3) */
 #define VRING_USED_F_NO_NOTIFY 1	/* the device needs no kick (§2.6.10) */
 #define VRING_AVAIL_F_NO_INTERRUPT 1
 
@@ -43,6 +45,21 @@ struct vring {
 	volatile struct vring_avail *avail;
 	volatile struct vring_used *used;
 };
+
+/*
+ * With VIRTIO_RING_F_EVENT_IDX, one more u16 ends each ring: the driver's
+ * used_event (interrupt me once used->idx passes it) after the available
+ * ring, the device's avail_event (kick me once avail->idx passes it) after
+ * the used ring (§2.6.7.1, §2.6.10.1).
+ */
+#define vring_used_event(vr) ((vr)->avail->ring[(vr)->num])
+#define vring_avail_event(vr) (*(volatile u16 *)&(vr)->used->ring[(vr)->num])
+
+/* True if event_idx lies in [old, new): the other side asked to hear of an entry among those. */
+static inline bool vring_need_event(u16 event_idx, u16 new_idx, u16 old)
+{
+	return (u16)(new_idx - event_idx - 1) < (u16)(new_idx - old);
+}
 
 /*
  * The legacy layout (§2.6.2): descriptors, then the available ring, then

@@ -1,7 +1,14 @@
-/* wait.h: waiting for something an interrupt handler will do. */
+/*
+ * wait.h: waiting for something an interrupt handler will do. Kobold has
+ * one thread (the shell), so a wait queue's sleeper idles the CPU (hlt)
+ * instead of calling the scheduler; the shape is Linux's: a waiter puts an
+ * entry on the queue, checks its condition, sleeps until wake_up() marks the
+ * entry, and checks again.
+ */
 #ifndef KOBOLD_WAIT_H
 #define KOBOLD_WAIT_H
 
+#include <kobold/list.h>
 #include <kobold/types.h>
 
 /*
@@ -9,5 +16,61 @@
  * host build, where completions are synchronous, it only checks.
  */
 void wait_for_flag(volatile bool *flag);
+
+struct wait_queue_head {
+	struct list_head head;	/* of wait_queue_entry */
+};
+
+struct wait_queue_entry {
+	struct list_head entry;
+	volatile bool woken;
+};
+
+#define __WAIT_QUEUE_HEAD_INITIALIZER(name) { LIST_HEAD_INIT((name).head) }
+#define DECLARE_WAIT_QUEUE_HEAD(name) \
+	struct wait_queue_head name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
+
+static inline void init_waitqueue_head(struct wait_queue_head *wq)
+{
+	INIT_LIST_HEAD(&wq->head);
+}
+
+/* Interrupts off and back, for state shared with interrupt handlers (no-ops on the host). */
+unsigned long arch_local_irq_save(void);
+void arch_local_irq_restore(unsigned long flags);
+
+/* Puts (or keeps) the entry on the queue, not yet woken; then check the condition. */
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
+/*
+ * Sleeps until wake_up() has marked the entry (or, if interruptible, until
+ * Ctrl-C): -EINTR then, else 0. A wake-up between prepare_to_wait and this
+ * call is not lost.
+ */
+int schedule_wait(struct wait_queue_entry *wait, bool interruptible);
+/* Wakes every waiter; any context, interrupt handlers included. */
+void wake_up(struct wait_queue_head *wq);
+
+#define __wait_event(wq, condition, intr)                                   \
+	({                                                                  \
+		struct wait_queue_entry __wait;                             \
+		int __ret = 0;                                              \
+		INIT_LIST_HEAD(&__wait.entry);                              \
+		for (;;) {                                                  \
+			prepare_to_wait((wq), &__wait);                     \
+			if (condition)                                      \
+				break;                                      \
+			__ret = schedule_wait(&__wait, (intr));             \
+			if (__ret)                                          \
+				break;                                      \
+		}                                                           \
+		finish_wait((wq), &__wait);                                 \
+		__ret;                                                      \
+	})
+
+/* Sleeps until condition is true; wq must be woken whenever it may have become so. */
+#define wait_event(wq, condition) ((void)__wait_event(&(wq), condition, false))
+/* The same, but Ctrl-C ends it early with -EINTR (Linux: -ERESTARTSYS). */
+#define wait_event_interruptible(wq, condition) __wait_event(&(wq), condition, true)
 
 #endif

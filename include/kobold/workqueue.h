@@ -48,4 +48,16 @@ bool work_pending(const struct work_struct *work);
 /* True if any work is queued. */
 bool work_pending_any(void);
 
+/* For `ps`: each queued item, oldest first (fn must not queue or run work). */
+void workqueue_for_each_pending(void (*fn)(const struct work_struct *work, void *arg), void *arg);
+
+/* Runs since boot per work function; the last row also counts any beyond the table. */
+#define WORK_STATS_MAX 16
+struct work_stat {
+	work_func_t func;	/* NULL: an unused row */
+	unsigned long runs;
+};
+/* The table (WORK_STATS_MAX rows) and, in *total, every run since boot. */
+const struct work_stat *workqueue_stats(unsigned long *total);
+
 #endif

@@ -1,4 +1,6 @@
 /* block.c: the shell's disk commands: lsblk, and blk read|write|flush|bench. */
+#include "blkbench.h"
+
 #include <kobold/blkdev.h>
 #include <kobold/clock.h>
 #include <kobold/errno.h>
@@ -8,8 +10,6 @@
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
-
-#define BENCH_MAX_BS_KIB 4096
 
 /* util-linux's human sizes: binary units, one decimal where it is not whole. */
 static void human_size(u64 bytes, char *buf, size_t size)
@@ -188,78 +188,6 @@ static int blk_write(struct block_device *b, int argc, char **argv)
 	err = bdev_rw(b, REQ_OP_WRITE, sector, 1, buf);
 	kfree(buf);
 	return err ? blk_error(name, err) : 0;
-}
-
-static u32 bench_rand(u32 *state)
-{
-	*state = *state * 1103515245u + 12345u;	/* an LCG is random enough for offsets */
-	return *state >> 8;
-}
-
-static int bench_args(int argc, char **argv, bool *write, bool *rnd, u64 *bs_kib, u64 *total_mib)
-{
-	int i = 3;
-
-	*write = false;
-	*rnd = false;
-	*bs_kib = 64;
-	*total_mib = 4;
-	if (i < argc && (!strcmp(argv[i], "read") || !strcmp(argv[i], "write")))
-		*write = !strcmp(argv[i++], "write");
-	if (i < argc && (!strcmp(argv[i], "seq") || !strcmp(argv[i], "rand")))
-		*rnd = !strcmp(argv[i++], "rand");
-	if (i < argc && parse_u64(argv[i++], "block size", bs_kib))
-		return -EINVAL;
-	if (i < argc && parse_u64(argv[i++], "total", total_mib))
-		return -EINVAL;
-	if (i < argc || *bs_kib == 0 || *bs_kib > BENCH_MAX_BS_KIB || *total_mib == 0 ||
-	    *total_mib > 4096) {
-		sh_err("usage: blk bench DEV [read|write] [seq|rand] [BS_KiB 1-%d] [TOTAL_MiB 1-4096]\n",
-		       BENCH_MAX_BS_KIB);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int blk_bench(struct gendisk *d, int argc, char **argv)
-{
-	bool write, rnd;
-	u64 bs_kib, total_mib, bs, ios, start, ns, pos = 0, span;
-	u32 seed = 12345;
-	u8 *buf;
-	int err = 0;
-
-	if (bench_args(argc, argv, &write, &rnd, &bs_kib, &total_mib))
-		return 1;
-	bs = bs_kib * 2;	/* in sectors */
-	if (bs > d->capacity)
-		return blk_error(d->disk_name, -EINVAL);
-	span = d->capacity / bs;	/* whole blocks that fit */
-	ios = total_mib * 1024 / bs_kib;
-	buf = kzalloc(bs * SECTOR_SIZE);
-	if (!buf)
-		return blk_error(d->disk_name, -ENOMEM);
-	start = ktime_get_ns();
-	for (u64 i = 0; i < ios && !err; i++) {
-		u64 block = rnd ? bench_rand(&seed) % span : pos++ % span;
-
-		err = signal_pending() ? -EINTR :
-			blk_rw(d, write ? REQ_OP_WRITE : REQ_OP_READ, block * bs, bs, buf);
-	}
-	ns = ktime_get_ns() - start;
-	kfree(buf);
-	if (err)
-		return blk_error(d->disk_name, err);
-	ns = ns ? ns : 1;
-	u64 bytes = ios * bs * SECTOR_SIZE;
-	u64 kib_s = bytes * 1000000ULL / 1024 / (ns / 1000 ? ns / 1000 : 1);
-	sh_printf("%s %s %s bs=%luK: %llu bytes in %lu.%03lu ms, %lu.%02lu MiB/s, %lu IOPS\n",
-		  d->disk_name, write ? "write" : "read", rnd ? "rand" : "seq",
-		  (unsigned long)bs_kib, (unsigned long long)bytes,
-		  (unsigned long)(ns / 1000000), (unsigned long)(ns / 1000 % 1000),
-		  (unsigned long)(kib_s / 1024), (unsigned long)(kib_s % 1024 * 100 / 1024),
-		  (unsigned long)(ios * 1000000000ULL / ns));
-	return 0;
 }
 
 static int blk_flush(struct gendisk *d, int argc, char **argv)

@@ -85,8 +85,12 @@ static const struct {
 		   "remove, hotplug, release) is logged as it happens." },
 	{ "tree", "PATH defaults to the working directory; the last line counts the\n"
 		  "directories and files. Ctrl-C stops it." },
-	{ "udevadm", "info PATH: the device's keys; info -a: its attributes and its\n"
-		     "parents'. monitor [-p]: the events since boot, as systemd prints them." },
+	{ "udevadm", "info PATH: the device's keys; info -a: its attributes and its parents'.\n"
+		     "monitor [-k] [-u] [-p] [-s SUBSYSTEM]: KERNEL and UDEV events, live, until\n"
+		     "Ctrl-C; monitor --journal: the kernel's events since boot.\n"
+		     "test [--action=A] DEVPATH: what the rules would do. trigger [--action=A]\n"
+		     "[--subsystem-match=S]: the events again for existing devices. settle: wait\n"
+		     "for udevd's queue. control --reload: read /etc/udev/rules.d again." },
 	{ "umount", "Refused while a working directory, an open file or a mount is inside." },
 	{ "write", "Writes TEXT and a newline to an open descriptor (a store())." },
 };

@@ -11,6 +11,7 @@
 #include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
+#include <kobold/udevd.h>
 #include <kobold/workqueue.h>
 
 #define REDIRECT_MAX 65536	/* a command's output kept for "> FILE" */
@@ -21,6 +22,7 @@ static struct shell_cmdline cmdline;
 static char redirect_buf[REDIRECT_MAX];
 static size_t redirect_len;
 static bool redirecting, redirect_overflow;
+static int nesting;	/* lines run from deferred work, inside the current one */
 
 void sh_write(const char *s, size_t n)
 {
@@ -135,7 +137,8 @@ int shell_execute(const char *line)
 	}
 	if (cmdline.argc == 0)
 		return 0;
-	flush_scheduled_work();	/* what the last command left to undo is done first */
+	if (!nesting)
+		flush_scheduled_work();	/* what the last command left to undo is done first */
 	c = find_command(cmdline.argv[0]);
 	if (!c) {
 		sh_err("%s: command not found\n", cmdline.argv[0]);
@@ -178,10 +181,48 @@ static void complete(struct readline *r, const char *line, size_t start)
 	}
 }
 
+/*
+ * A line from deferred work (udev's RUN+=), which may run while another
+ * command runs: that command's words and redirection are set aside and
+ * put back after, so the line's own output and "> FILE" are its own.
+ */
+int shell_execute_nested(const char *line)
+{
+	struct shell_nest {
+		struct shell_cmdline cmdline;
+		char buf[REDIRECT_MAX];
+		size_t len;
+		bool redirecting, overflow;
+	} *saved = kmalloc(sizeof(*saved));
+	int status;
+
+	if (!saved) {
+		sh_err("kobold: %s\n", kstrerror(-ENOMEM));
+		return 1;
+	}
+	memcpy(&saved->cmdline, &cmdline, sizeof(cmdline));
+	memcpy(saved->buf, redirect_buf, redirect_len);
+	saved->len = redirect_len;
+	saved->redirecting = redirecting;
+	saved->overflow = redirect_overflow;
+	redirecting = false;
+	nesting++;	/* the work it runs in comes first: other work waits its turn */
+	status = shell_execute(line);
+	nesting--;
+	memcpy(&cmdline, &saved->cmdline, sizeof(cmdline));
+	memcpy(redirect_buf, saved->buf, saved->len);
+	redirect_len = saved->len;
+	redirecting = saved->redirecting;
+	redirect_overflow = saved->overflow;
+	kfree(saved);
+	return status;
+}
+
 void shell_run(void)
 {
 	enum rl_status st;
 
+	udevd_set_executor(shell_execute_nested);	/* udev's RUN+= runs command lines */
 	rl_init(&rl, console_write, complete);
 	for (;;) {
 		kmem_check(NULL);	/* overruns and writes after free show up at the next prompt */

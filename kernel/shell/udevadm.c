@@ -13,6 +13,7 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
+#include <kobold/udevd.h>
 #include <kobold/workqueue.h>
 
 struct udev_buffers {
@@ -251,16 +252,26 @@ static int cmd_udevadm_info(int argc, char **argv)
 
 struct monitor {
 	struct hotplug_listener listener;	/* while following */
+	struct udev_listener udev_listener;
 	bool props;		/* -p: the KEY=VALUE lines too */
+	bool kernel, udev;	/* which events: -k, -u, or both */
 	const char *subsystem;	/* --subsystem-match, or NULL for all */
 	u64 printed;		/* the last event's seqnum shown */
 	bool started;		/* an event has been seen */
 };
 
+static void print_event_line(const char *source, u64 ns, const char *action,
+			     const char *devpath, const char *subsystem)
+{
+	unsigned long us = (unsigned long)(ns / 1000);
+
+	sh_printf("%s[%lu.%06lu] %-8s %s (%s)\n", source, us / 1000000, us % 1000000, action,
+		  devpath, subsystem);
+}
+
 static void monitor_event(const struct uevent_record *r, void *arg)
 {
 	struct monitor *m = arg;
-	unsigned long us = (unsigned long)(r->timestamp_ns / 1000);
 
 	if (m->started && r->seqnum <= m->printed)
 		return;
@@ -271,8 +282,7 @@ static void monitor_event(const struct uevent_record *r, void *arg)
 	m->printed = r->seqnum;
 	if (m->subsystem && strcmp(r->subsystem, m->subsystem) != 0)
 		return;
-	sh_printf("KERNEL[%lu.%06lu] %-8s %s (%s)\n", us / 1000000, us % 1000000, r->action,
-		  r->devpath, r->subsystem);
+	print_event_line("KERNEL", r->timestamp_ns, r->action, r->devpath, r->subsystem);
 	if (!m->props)
 		return;
 	for (const char *v = uevent_record_next_var(r, NULL); v; v = uevent_record_next_var(r, v))
@@ -289,29 +299,56 @@ static void monitor_listen(struct hotplug_listener *l, const char *action, char 
 		monitor_event(r, container_of(l, struct monitor, listener));
 }
 
+/* Each event once udevd's rules ran on it, with what they added. */
+static void monitor_udev_listen(struct udev_listener *l, const struct udev_monitor_event *e)
+{
+	struct monitor *m = container_of(l, struct monitor, udev_listener);
+
+	if (m->subsystem && strcmp(e->subsystem, m->subsystem) != 0)
+		return;
+	print_event_line("UDEV  ", e->timestamp_ns, e->action, e->devpath, e->subsystem);
+	if (!m->props)
+		return;
+	for (int i = 0; i < e->nr_env; i++)
+		sh_printf("%s\n", e->env[i]);
+	sh_printf("\n");
+}
+
 /*
  * Follows events as they happen, until Ctrl-C. Events come from work that
  * interrupts queue (a QEMU device_add raises the ACPI SCI; acpiphp's work
- * scans the bus), and that work runs here, while the monitor waits.
+ * scans the bus), and that work runs here, while the monitor waits; so
+ * does udevd's, which sends the UDEV events.
  */
 static void monitor_follow(struct monitor *m)
 {
-	sh_printf("monitor will print the received events for:\n"
-		  "KERNEL - the kernel uevent\n\n");
+	sh_printf("monitor will print the received events for:\n");
+	if (m->udev)
+		sh_printf("UDEV - the event which udev sends out after rule processing\n");
+	if (m->kernel)
+		sh_printf("KERNEL - the kernel uevent\n");
+	sh_printf("\n");
 	m->started = true;
 	m->printed = uevent_seqnum;
 	m->listener.name = "udevadm monitor";
 	m->listener.event = monitor_listen;
-	hotplug_listener_register(&m->listener);
+	m->udev_listener.event = monitor_udev_listen;
+	if (m->kernel)
+		hotplug_listener_register(&m->listener);
+	if (m->udev)
+		udev_listener_register(&m->udev_listener);
 	while (!signal_pending())
 		if (!run_scheduled_work())
 			console_wait();
-	hotplug_listener_unregister(&m->listener);
+	if (m->kernel)
+		hotplug_listener_unregister(&m->listener);
+	if (m->udev)
+		udev_listener_unregister(&m->udev_listener);
 }
 
 static int monitor_usage(void)
 {
-	sh_err("usage: udevadm monitor [--journal] [-p|--property] [-k|--kernel] "
+	sh_err("usage: udevadm monitor [--journal] [-p|--property] [-k|--kernel] [-u|--udev] "
 	       "[-s|--subsystem-match=SUBSYSTEM]\n");
 	return 1;
 }
@@ -329,21 +366,25 @@ static int cmd_udevadm_monitor(int argc, char **argv)
 		else if (strcmp(a, "--journal") == 0)
 			journal = true;
 		else if (strcmp(a, "-k") == 0 || strcmp(a, "--kernel") == 0)
-			;	/* kernel events are all there is: no udev daemon runs */
+			m.kernel = true;
+		else if (strcmp(a, "-u") == 0 || strcmp(a, "--udev") == 0)
+			m.udev = true;
 		else if (strncmp(a, "--subsystem-match=", 18) == 0 && a[18])
 			m.subsystem = a + 18;
 		else if (strcmp(a, "-s") == 0 && i + 1 < argc)
 			m.subsystem = argv[++i];
-		else if (strcmp(a, "-u") == 0 || strcmp(a, "--udev") == 0) {
-			sh_err("udevadm: %s: no udev daemon runs in this kernel: only KERNEL events "
-			       "exist\n", a);
-			return 1;
-		} else
+		else
 			return monitor_usage();
 	}
+	if (!m.kernel && !m.udev)
+		m.kernel = m.udev = true;	/* neither named: both, as systemd's */
 	if (!journal) {
 		monitor_follow(&m);
 		return 0;
+	}
+	if (!m.kernel) {
+		sh_err("udevadm: --journal keeps the kernel's events only: drop --udev\n");
+		return 1;
 	}
 	if (uevent_journal_dropped())
 		sh_printf("(%lu older events dropped from the journal)\n", uevent_journal_dropped());
@@ -351,17 +392,226 @@ static int cmd_udevadm_monitor(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_udevadm(int argc, char **argv)
+/* udevadm trigger: each device's uevent file is written, as systemd's does. */
+struct trigger {
+	const char *action;
+	const char *subsystem;
+	bool verbose;
+	int count, failed;
+	char path[SYSFS_PATH_MAX];
+	char subsys[64];
+};
+
+static void trigger_one(struct sysfs_dirent *dev, struct sysfs_dirent *ue, struct trigger *t)
 {
-	if (argc >= 2 && strcmp(argv[1], "info") == 0)
-		return cmd_udevadm_info(argc, argv);
-	if (argc >= 2 && strcmp(argv[1], "monitor") == 0)
-		return cmd_udevadm_monitor(argc, argv);
-	sh_err("usage: udevadm info [-a] PATH | udevadm monitor [--journal] [-p]\n");
+	struct sysfs_open_file *of;
+	ssize_t n = -ENODEV;
+
+	if (sysfs_path(dev, t->path, sizeof(t->path)) < 0)
+		return;
+	if (t->subsystem) {
+		udev_sysfs_ops.property(NULL, devpath(t->path), UDEV_PROP_SUBSYSTEM, t->subsys,
+					sizeof(t->subsys));
+		if (strcmp(t->subsys, t->subsystem) != 0)
+			return;
+	}
+	if (sysfs_open(ue, 0, &of) == 0) {
+		n = sysfs_write(of, t->action, strlen(t->action));
+		sysfs_close(of);
+	}
+	if (n < 0) {
+		sh_err("udevadm: %s: %s\n", t->path, kstrerror((int)n));
+		t->failed++;
+		return;
+	}
+	t->count++;
+	if (t->verbose)
+		sh_printf("%s\n", t->path);
+}
+
+/* Every device below dir (a directory with a uevent file), parents first. */
+static void trigger_dir(struct sysfs_dirent *dir, struct trigger *t, int depth)
+{
+	struct sysfs_dirent *ue;
+
+	if (depth > 16)
+		return;
+	for (struct sysfs_dirent *c = sysfs_dirent_first_child(dir); c; c = sysfs_dirent_next(c)) {
+		if (sysfs_dirent_type(c) != SYSFS_DIR)
+			continue;
+		if ((ue = child(c, "uevent", false))) {
+			trigger_one(c, ue, t);
+			sysfs_put(ue);
+		}
+		trigger_dir(c, t, depth + 1);
+	}
+}
+
+static int trigger_usage(void)
+{
+	sh_err("usage: udevadm trigger [-v|--verbose] [-c|--action=add|remove|change] "
+	       "[-s|--subsystem-match=SUBSYSTEM]\n");
 	return 1;
 }
-SHELL_COMMAND("udevadm", "info [-a] PATH | monitor [--journal] [-p] [-s SUBSYSTEM]",
-	      "a device's keys and attributes; events, live or since boot", cmd_udevadm);
+
+static int cmd_udevadm_trigger(int argc, char **argv)
+{
+	struct trigger *t = kzalloc(sizeof(*t));
+	static const char *const tops[] = { "/sys/devices", "/sys/class" };
+	enum kobject_action type;
+	struct sysfs_dirent *top;
+	int err;
+
+	if (!t) {
+		sh_err("udevadm: %s\n", kstrerror(-ENOMEM));
+		return 1;
+	}
+	t->action = "change";	/* systemd's default */
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strncmp(a, "--action=", 9) == 0)
+			t->action = a + 9;
+		else if (strcmp(a, "-c") == 0 && i + 1 < argc)
+			t->action = argv[++i];
+		else if (strncmp(a, "--subsystem-match=", 18) == 0 && a[18])
+			t->subsystem = a + 18;
+		else if (strcmp(a, "-s") == 0 && i + 1 < argc)
+			t->subsystem = argv[++i];
+		else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
+			t->verbose = true;
+		else {
+			kfree(t);
+			return trigger_usage();
+		}
+	}
+	if (kobject_action_type(t->action, strlen(t->action), &type)) {
+		sh_err("udevadm: unknown action '%s'\n", t->action);
+		kfree(t);
+		return 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(tops); i++)
+		if ((top = child(NULL, tops[i], true))) {
+			trigger_dir(top, t, 0);
+			sysfs_put(top);
+		}
+	err = t->failed ? 1 : 0;
+	kfree(t);
+	return err;
+}
+
+/* Runs queued work (udevd's among it) until udevd has nothing left, or Ctrl-C. */
+static int cmd_udevadm_settle(int argc, char **argv)
+{
+	if (argc != 2) {
+		sh_err("usage: udevadm settle\n");
+		return 1;
+	}
+	while (udevd_busy() && !signal_pending())
+		if (!run_scheduled_work())
+			break;	/* udevd is busy further up (a RUN+= runs this): nothing to wait for */
+	return udevd_busy() ? 1 : 0;
+}
+
+static int cmd_udevadm_control(int argc, char **argv)
+{
+	if (argc != 3 || (strcmp(argv[2], "--reload") != 0 && strcmp(argv[2], "-R") != 0 &&
+			  strcmp(argv[2], "--reload-rules") != 0)) {
+		sh_err("usage: udevadm control --reload\n");
+		return 1;
+	}
+	udevd_reload();
+	return 0;
+}
+
+static bool is_device_dir(struct sysfs_dirent *sd)
+{
+	struct sysfs_dirent *ue = child(sd, "uevent", false);
+
+	if (ue)
+		sysfs_put(ue);
+	return ue != NULL;
+}
+
+static void test_line(const char *line)
+{
+	sh_printf("%s\n", line);
+}
+
+/* A DEVPATH, or a path below /sys (links followed): the rules on its device. */
+static int test_device(const char *path, const char *action)
+{
+	char *buf = kmalloc(SYSFS_PATH_MAX);
+	struct sysfs_dirent *sd = NULL;
+	int err = buf ? 0 : -ENOMEM;
+
+	if (!err && strncmp(path, "/sys/", 5) != 0 &&
+	    scnprintf(buf, SYSFS_PATH_MAX, "/sys%s", path) < SYSFS_PATH_MAX - 1)
+		err = sysfs_lookup(NULL, buf, true, &sd);
+	else if (!err)
+		err = sysfs_lookup(NULL, path, true, &sd);
+	if (!err && !is_device_dir(sd))
+		err = -ENODEV;
+	if (!err)
+		err = sysfs_path(sd, buf, SYSFS_PATH_MAX) < 0 ? -ENAMETOOLONG : 0;
+	if (!err)
+		err = udevd_test(devpath(buf), action, test_line);
+	if (sd)
+		sysfs_put(sd);
+	kfree(buf);
+	return err == -ENOENT ? -ENODEV : err;
+}
+
+static int cmd_udevadm_test(int argc, char **argv)
+{
+	const char *action = "add", *path = NULL;
+	bool bad = false;
+	int err;
+
+	for (int i = 2; i < argc; i++) {
+		if (strncmp(argv[i], "--action=", 9) == 0)
+			action = argv[i] + 9;
+		else if (strcmp(argv[i], "-a") == 0 && i + 1 < argc)
+			action = argv[++i];
+		else if (!path && argv[i][0] == '/')
+			path = argv[i];
+		else
+			bad = true;
+	}
+	if (!path || bad) {
+		sh_err("usage: udevadm test [--action=ACTION] DEVPATH\n");
+		return 1;
+	}
+	err = test_device(path, action);
+	if (err) {
+		sh_err("udevadm: %s: %s\n", path, kstrerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} udevadm_cmds[] = {
+	{ "info", cmd_udevadm_info },
+	{ "monitor", cmd_udevadm_monitor },
+	{ "trigger", cmd_udevadm_trigger },
+	{ "settle", cmd_udevadm_settle },
+	{ "control", cmd_udevadm_control },
+	{ "test", cmd_udevadm_test },
+};
+
+static int cmd_udevadm(int argc, char **argv)
+{
+	for (size_t i = 0; argc >= 2 && i < ARRAY_SIZE(udevadm_cmds); i++)
+		if (strcmp(argv[1], udevadm_cmds[i].name) == 0)
+			return udevadm_cmds[i].fn(argc, argv);
+	sh_err("usage: udevadm info|monitor|trigger|settle|control|test ... (help udevadm)\n");
+	return 1;
+}
+SHELL_COMMAND("udevadm", "info|monitor|trigger|settle|control|test ...",
+	      "devices and their events, udev's rules at work", cmd_udevadm);
 
 struct kset_count {
 	const struct kobject *kset;

@@ -79,10 +79,13 @@ poweroff -f
 """
 
 
-def initramfs(cache, root):
-    """Builds (once) the gzip'd initramfs with busybox, the modules and /init."""
+def initramfs(cache, root, extra=None):
+    """Builds the gzip'd initramfs with busybox, the modules, /init and the extra
+    files ({name in the archive: host path}); again only when one of those is newer."""
     path = os.path.join(cache, "initramfs.cpio.gz")
-    if os.path.exists(path):
+    extra = extra or {}
+    if os.path.exists(path) and all(os.path.getmtime(p) < os.path.getmtime(path)
+                                    for p in extra.values()):
         return path
     mods = {}
     for m in MODULES:
@@ -101,6 +104,9 @@ def initramfs(cache, root):
             if m in mods:
                 with open(mods[m], "rb") as f:
                     _cpio_entry(out, "lib/%s.ko" % m, 0o100644, f.read())
+        for name, host_path in sorted(extra.items()):
+            with open(host_path, "rb") as f:
+                _cpio_entry(out, name, 0o100755, f.read())
         order = " ".join(m for m in MODULES if m in mods)
         _cpio_entry(out, "init", 0o100755, (INIT % order).encode())
         _cpio_entry(out, "TRAILER!!!", 0)

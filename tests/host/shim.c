@@ -4,6 +4,7 @@
  * and a main() that runs the ktest suites.
  */
 #include <kobold/clock.h>
+#include <kobold/errno.h>
 #include <kobold/ktest.h>
 #include <kobold/mm.h>
 #include <kobold/printk.h>
@@ -236,4 +237,41 @@ int main(int argc, char **argv)
 void wait_for_flag(volatile bool *flag)
 {
 	WARN(!*flag, "wait_for_flag: nothing will set this flag on the host");
+}
+
+unsigned long arch_local_irq_save(void) { return 0; }
+void arch_local_irq_restore(unsigned long flags) { }
+
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	wait->woken = false;
+	if (list_empty(&wait->entry))
+		list_add_tail(&wait->entry, &wq->head);
+}
+
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	if (!list_empty(&wait->entry))
+		list_del_init(&wait->entry);
+}
+
+/* A test's stand-in for the interrupt that would arrive while the CPU idles. */
+void (*host_idle_hook)(void);
+
+/* Nothing else runs beside a host test: a sleeper nobody has woken would sleep for ever. */
+int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
+{
+	if (!wait->woken && host_idle_hook)
+		host_idle_hook();
+	if (WARN(!wait->woken, "schedule_wait: nothing will wake this on the host"))
+		return -EAGAIN;
+	return 0;
+}
+
+void wake_up(struct wait_queue_head *wq)
+{
+	struct wait_queue_entry *w;
+
+	list_for_each_entry(w, &wq->head, entry)
+		w->woken = true;
 }

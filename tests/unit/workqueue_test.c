@@ -73,10 +73,49 @@ static void workqueue_cancel_takes_it_off(struct ktest *t)
 	KTEST_EXPECT_EQ(t, a.runs, 0);
 }
 
+static void count_pending(const struct work_struct *work, void *arg)
+{
+	(*(int *)arg)++;
+}
+
+static unsigned long runs_of(work_func_t func)
+{
+	unsigned long total;
+	const struct work_stat *st = workqueue_stats(&total);
+
+	for (int i = 0; i < WORK_STATS_MAX; i++)
+		if (st[i].func == func)
+			return st[i].runs;
+	return 0;
+}
+
+static void workqueue_lists_pending_and_counts_runs(struct ktest *t)
+{
+	struct job a = { .slices = 2 }, b = { 0 };
+	unsigned long before = runs_of(job_fn), total_before, total;
+	int pending = 0;
+
+	workqueue_stats(&total_before);
+	INIT_WORK(&a.work, job_fn);
+	INIT_WORK(&b.work, job_fn);
+	schedule_work(&a.work);
+	schedule_work(&b.work);
+	workqueue_for_each_pending(count_pending, &pending);
+	KTEST_EXPECT_EQ(t, pending, 2);
+	flush_scheduled_work();
+	pending = 0;
+	workqueue_for_each_pending(count_pending, &pending);
+	KTEST_EXPECT_EQ(t, pending, 0);
+	KTEST_EXPECT_EQ(t, runs_of(job_fn), before + 4);
+	workqueue_stats(&total);
+	KTEST_EXPECT_EQ(t, total, total_before + 4);
+}
+
 static const struct ktest_case workqueue_cases[] = {
 	KTEST_CASE(workqueue_runs_each_once_in_order),
 	KTEST_CASE(workqueue_flush_runs_slices_it_queues),
 	KTEST_CASE(workqueue_cancel_takes_it_off),
+	KTEST_CASE(workqueue_lists_pending_and_counts_runs),
 	KTEST_END,
 };
 

@@ -6,6 +6,7 @@
 #include <kobold/hw_random.h>
 
 #include <kobold/errno.h>
+#include <kobold/fs.h>
 #include <kobold/miscdevice.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
@@ -52,9 +53,19 @@ static struct attribute *rng_dev_attrs[] = { &dev_attr_rng_current.attr,
 					     &dev_attr_rng_available.attr, NULL };
 ATTRIBUTE_GROUPS(rng_dev);
 
+/* /dev/hwrng: each read returns what the current source gives (up to 64 bytes a call). */
+static ssize_t rng_dev_read(struct file *file, char *buf, size_t n, loff_t *pos)
+{
+	return hwrng_read(buf, n);
+}
+
+static const struct file_operations rng_chrdev_ops = { .read = rng_dev_read };
+
 static struct miscdevice rng_miscdev = {
 	.minor = HWRNG_MINOR,
 	.name = "hw_random",
+	.nodename = "hwrng",
+	.fops = &rng_chrdev_ops,
 	.groups = rng_dev_groups,
 };
 

@@ -1,0 +1,122 @@
+/*
+ * msi.c: MSI-X (PCI 3.0 §6.8.2). The capability names a table in one of
+ * the function's memory BARs; each entry holds the address and data of one
+ * message, which the function writes to raise that interrupt. We point
+ * every entry at our local APIC with a vector of its own (Intel SDM vol. 3,
+ * 10.11: address 0xfee<dest>000, data = the vector, fixed delivery, edge).
+ */
+#include <asm/apic.h>
+#include <asm/irq.h>
+#include <kobold/errno.h>
+#include <kobold/pci.h>
+#include <kobold/printk.h>
+#include <kobold/slab.h>
+
+#define PCI_MSIX_FLAGS 2	    /* message control */
+#define PCI_MSIX_FLAGS_QSIZE 0x07ff /* table size - 1 */
+#define PCI_MSIX_FLAGS_MASKALL 0x4000
+#define PCI_MSIX_FLAGS_ENABLE 0x8000
+#define PCI_MSIX_TABLE 4 /* BIR in bits 2:0, offset in the rest */
+#define PCI_MSIX_TABLE_BIR 0x7
+#define PCI_MSIX_ENTRY_SIZE 16
+#define PCI_MSIX_ENTRY_LOWER_ADDR 0
+#define PCI_MSIX_ENTRY_UPPER_ADDR 4
+#define PCI_MSIX_ENTRY_DATA 8
+#define PCI_MSIX_ENTRY_VECTOR_CTRL 12
+#define PCI_MSIX_ENTRY_CTRL_MASKBIT 1
+
+/* The table's address, if its BAR is memory we can reach; else NULL. */
+static volatile u32 *msix_table(struct pci_dev *pdev, u8 pos, unsigned int size)
+{
+	u32 t = pci_read_config_dword(pdev, pos + PCI_MSIX_TABLE);
+	const struct resource *res = &pdev->resource[t & PCI_MSIX_TABLE_BIR];
+	u32 off = t & ~PCI_MSIX_TABLE_BIR;
+
+	if ((t & PCI_MSIX_TABLE_BIR) >= PCI_STD_RESOURCES || !(res->flags & IORESOURCE_MEM) ||
+	    !res->start || (u64)off + size * PCI_MSIX_ENTRY_SIZE > resource_size(res) ||
+	    res->start + off > 0xffffffffull)
+		return NULL;
+	return (volatile u32 *)(unsigned long)(res->start + off);
+}
+
+static void msix_write_entry(volatile u32 *table, unsigned int entry, int irq)
+{
+	volatile u32 *e = table + entry * PCI_MSIX_ENTRY_SIZE / 4;
+
+	e[PCI_MSIX_ENTRY_LOWER_ADDR / 4] = MSI_ADDR_BASE | apic_id() << 12;
+	e[PCI_MSIX_ENTRY_UPPER_ADDR / 4] = 0;
+	e[PCI_MSIX_ENTRY_DATA / 4] = irq_to_vector(irq);
+	e[PCI_MSIX_ENTRY_VECTOR_CTRL / 4] = 0; /* unmasked */
+}
+
+static void msix_free_irqs(struct pci_dev *pdev)
+{
+	for (unsigned int i = 0; i < pdev->msix_nvec; i++)
+		destroy_irq(pdev->msix_irqs[i]);
+	kfree(pdev->msix_irqs);
+	pdev->msix_irqs = NULL;
+	pdev->msix_nvec = 0;
+}
+
+static int msix_alloc_irqs(struct pci_dev *pdev, struct msix_entry *entries, int nvec)
+{
+	pdev->msix_irqs = kzalloc((size_t)nvec * sizeof(int));
+	if (!pdev->msix_irqs)
+		return -ENOMEM;
+	for (int i = 0; i < nvec; i++) {
+		int irq = create_irq();
+
+		if (irq < 0) {
+			msix_free_irqs(pdev);
+			return irq;
+		}
+		pdev->msix_irqs[pdev->msix_nvec++] = irq;
+		entries[i].vector = irq;
+	}
+	return 0;
+}
+
+int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec)
+{
+	u8 pos = pci_find_capability(pdev, PCI_CAP_ID_MSIX);
+	u16 ctrl;
+	volatile u32 *table;
+	int err;
+
+	if (!pos || nvec < 1 || pdev->msix_enabled)
+		return -EINVAL;
+	if (!apic_present())
+		return -ENODEV;
+	ctrl = pci_read_config_word(pdev, pos + PCI_MSIX_FLAGS);
+	table = msix_table(pdev, pos, (ctrl & PCI_MSIX_FLAGS_QSIZE) + 1u);
+	if (!table)
+		return -EINVAL;
+	for (int i = 0; i < nvec; i++)
+		if (entries[i].entry > (ctrl & PCI_MSIX_FLAGS_QSIZE))
+			return -EINVAL;
+	err = msix_alloc_irqs(pdev, entries, nvec);
+	if (err)
+		return err;
+	/* Enabled but all masked while the entries are written (§6.8.2.3). */
+	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
+			      ctrl | PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
+	for (int i = 0; i < nvec; i++)
+		msix_write_entry(table, entries[i].entry, entries[i].vector);
+	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
+			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
+	pdev->msix_enabled = true;
+	return 0;
+}
+
+void pci_disable_msix(struct pci_dev *pdev)
+{
+	u8 pos = pci_find_capability(pdev, PCI_CAP_ID_MSIX);
+	u16 ctrl;
+
+	if (!pdev->msix_enabled || !pos)
+		return;
+	ctrl = pci_read_config_word(pdev, pos + PCI_MSIX_FLAGS);
+	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS, ctrl & ~PCI_MSIX_FLAGS_ENABLE);
+	msix_free_irqs(pdev);
+	pdev->msix_enabled = false;
+}

@@ -1,0 +1,22 @@
+/*
+ * apic.h: the local APIC (Intel SDM vol. 3, ch. 10), which takes MSI and
+ * MSI-X messages. The 8259 pair stays wired to its LINT0 ("virtual wire"),
+ * so the legacy lines work as before.
+ */
+#ifndef ASM_APIC_H
+#define ASM_APIC_H
+
+#include <kobold/types.h>
+
+#define APIC_DEFAULT_PHYS_BASE 0xfee00000u
+#define MSI_ADDR_BASE 0xfee00000u /* MSI address: 0xfee, destination APIC id at bits 19:12 */
+#define SPURIOUS_APIC_VECTOR 0xff
+
+/* Finds and enables the local APIC; false if the CPU has none (then: no MSI). */
+bool apic_init(void);
+bool apic_present(void);
+unsigned int apic_id(void);
+/* End of interrupt, for every vector the APIC delivered (not for the 8259's). */
+void apic_eoi(void);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * udevd.h: udev's daemon in the kernel. A listener queues each kernel event;
+ * deferred work takes them in order, runs the rules (/etc/udev/rules.d and
+ * the built-in set), makes the /dev links and modes, runs RUN+= and sends
+ * the event on as udev's, to the udev listeners (`udevadm monitor`).
+ */
+#ifndef KOBOLD_UDEVD_H
+#define KOBOLD_UDEVD_H
+
+#include <kobold/list.h>
+#include <kobold/udev.h>
+
+#define UDEVD_QUEUE_MAX 256 /* kernel events waiting; more are dropped (logged once a burst) */
+#define UDEVD_RULES_FILE_MAX (64 * 1024)
+#define UDEV_RULES_DIR "/etc/udev/rules.d"
+
+/* An event after the rules: what `udevadm monitor` prints as a UDEV line. */
+struct udev_monitor_event {
+	u64 timestamp_ns;
+	const char *action, *devpath, *subsystem;
+	char *const *env; /* KEY=VALUE, with what the rules added */
+	int nr_env;
+};
+
+struct udev_listener {
+	void (*event)(struct udev_listener *l, const struct udev_monitor_event *e);
+	struct list_head node;
+};
+
+/* Starts listening for kernel events and loads the rules. */
+void udevd_init(void);
+void udev_listener_register(struct udev_listener *l);
+void udev_listener_unregister(struct udev_listener *l);
+
+/* Reads the rules again; bad rules are logged with file and line. Their number. */
+int udevd_reload(void);
+/* True while kernel events wait or one is being handled (`udevadm settle`). */
+bool udevd_busy(void);
+
+/*
+ * `udevadm test`: the rules on an event made from the device's uevent file,
+ * nothing written or run; each applied key and the result go to out.
+ */
+int udevd_test(const char *devpath, const char *action, void (*out)(const char *line));
+
+/* How RUN+= runs a command line (the shell registers its executor). */
+void udevd_set_executor(int (*run)(const char *line));
+
+/* For the rules: devices in sysfs, and the builtins of IMPORT{builtin}. */
+extern const struct udev_device_ops udev_sysfs_ops;
+int udev_builtin_import(void *ctx, struct udev_event *event, const char *name);
+
+/* The /dev side (devnode.c): links, modes, and the rules files. */
+int udev_node_add_links(const char *devname, char *const *links, int nr);
+void udev_node_remove_links(char *const *links, int nr);
+int udev_node_set_mode(const char *devname, int mode);
+void udev_rules_dir_create(void);
+/* Each *.rules file in dir, sorted, passed to fn with its text. */
+int udev_rules_dir_for_each(const char *dir,
+			    void (*fn)(const char *path, const char *name, const char *text,
+				       size_t len, void *arg),
+			    void *arg);
+
+#endif

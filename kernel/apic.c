@@ -1,0 +1,104 @@
+/*
+ * apic.c: the local APIC (Intel SDM vol. 3, ch. 10), there for MSI-X. It is
+ * enabled in "virtual wire" mode: LINT0 passes the 8259's interrupts on as
+ * ExtINT (acknowledged at the 8259), LINT1 is the NMI, and message
+ * interrupts arrive on their own vectors, acknowledged here with an EOI.
+ */
+#include <asm/apic.h>
+#include <asm/io.h>
+#include <kobold/printk.h>
+
+#define MSR_IA32_APICBASE 0x1b
+#define MSR_IA32_APICBASE_ENABLE (1u << 11)
+#define MSR_IA32_APICBASE_BASE 0xfffff000u
+#define CPUID_1_EDX_APIC (1u << 9)
+
+/* Register offsets (SDM vol. 3, table 10-1). */
+#define APIC_ID 0x20
+#define APIC_TASKPRI 0x80
+#define APIC_EOI 0xb0
+#define APIC_SPIV 0xf0
+#define APIC_SPIV_APIC_ENABLED (1u << 8)
+#define APIC_LVTT 0x320
+#define APIC_LVT0 0x350
+#define APIC_LVT1 0x360
+#define APIC_LVTERR 0x370
+#define APIC_LVT_MASKED (1u << 16)
+#define APIC_DM_NMI 0x400
+#define APIC_DM_EXTINT 0x700
+
+static volatile u32 *apic_base;
+
+static u32 apic_read(unsigned int reg)
+{
+	return apic_base[reg / 4];
+}
+
+static void apic_write(unsigned int reg, u32 v)
+{
+	apic_base[reg / 4] = v;
+}
+
+static bool cpu_has_apic(void)
+{
+	u32 eax = 1, ebx, ecx = 0, edx;
+
+	__asm__ volatile("cpuid"
+			 : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));
+	return edx & CPUID_1_EDX_APIC;
+}
+
+static u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+
+	__asm__ volatile("rdmsr"
+			 : "=a"(lo), "=d"(hi)
+			 : "c"(msr));
+	return (u64)hi << 32 | lo;
+}
+
+static void wrmsr(u32 msr, u64 v)
+{
+	__asm__ volatile("wrmsr"
+			 :
+			 : "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)));
+}
+
+bool apic_init(void)
+{
+	u64 base;
+
+	if (!cpu_has_apic()) {
+		pr_info("APIC: none; interrupts through the 8259 only (no MSI-X)\n");
+		return false;
+	}
+	base = rdmsr(MSR_IA32_APICBASE);
+	if (!(base & MSR_IA32_APICBASE_ENABLE))
+		wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
+	apic_base = (volatile u32 *)(unsigned long)(base & MSR_IA32_APICBASE_BASE);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED); /* the PIT stays our clock */
+	apic_write(APIC_LVTERR, APIC_LVT_MASKED);
+	apic_write(APIC_LVT0, APIC_DM_EXTINT); /* virtual wire: the 8259 */
+	apic_write(APIC_LVT1, APIC_DM_NMI);
+	apic_write(APIC_TASKPRI, 0); /* accept every priority */
+	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
+	pr_info("APIC: local APIC %u at %#lx, virtual wire mode\n", apic_id(),
+		(unsigned long)apic_base);
+	return true;
+}
+
+bool apic_present(void)
+{
+	return apic_base != NULL;
+}
+
+unsigned int apic_id(void)
+{
+	return apic_read(APIC_ID) >> 24;
+}
+
+void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}

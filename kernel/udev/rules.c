@@ -1,0 +1,737 @@
+/*
+ * rules.c: udev's rules files parsed into rules (udev(7) syntax: comma
+ * separated KEY{attr}OP"value", '#' comments, '\' continued lines), and
+ * applied to an event: match keys first, then assignments, GOTO to a LABEL.
+ */
+#include <kobold/udev.h>
+#include <kobold/errno.h>
+#include <kobold/glob.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+
+#define MATCH_OPS (1u << UDEV_OP_MATCH | 1u << UDEV_OP_NOMATCH)
+#define ASSIGN_OPS (1u << UDEV_OP_ASSIGN | 1u << UDEV_OP_ADD | 1u << UDEV_OP_FINAL)
+
+enum attr_use { NO_ATTR,
+		NEEDS_ATTR,
+		MAY_HAVE_ATTR };
+
+static const struct key_desc {
+	const char *name;
+	u8 type;
+	u8 attr; /* enum attr_use */
+	u8 ops;	 /* the operators allowed, a mask of 1 << enum udev_op */
+} key_descs[] = {
+	{ "ACTION", UDEV_ACTION, NO_ATTR, MATCH_OPS },
+	{ "DEVPATH", UDEV_DEVPATH, NO_ATTR, MATCH_OPS },
+	{ "KERNEL", UDEV_KERNEL, NO_ATTR, MATCH_OPS },
+	{ "SUBSYSTEM", UDEV_SUBSYSTEM, NO_ATTR, MATCH_OPS },
+	{ "DRIVER", UDEV_DRIVER, NO_ATTR, MATCH_OPS },
+	{ "ATTR", UDEV_ATTR, NEEDS_ATTR, MATCH_OPS | 1u << UDEV_OP_ASSIGN },
+	{ "ENV", UDEV_ENV, NEEDS_ATTR, MATCH_OPS | ASSIGN_OPS },
+	{ "KERNELS", UDEV_KERNELS, NO_ATTR, MATCH_OPS },
+	{ "SUBSYSTEMS", UDEV_SUBSYSTEMS, NO_ATTR, MATCH_OPS },
+	{ "DRIVERS", UDEV_DRIVERS, NO_ATTR, MATCH_OPS },
+	{ "ATTRS", UDEV_ATTRS, NEEDS_ATTR, MATCH_OPS },
+	{ "SYMLINK", UDEV_SYMLINK, NO_ATTR, MATCH_OPS | ASSIGN_OPS },
+	{ "MODE", UDEV_MODE, NO_ATTR, 1u << UDEV_OP_ASSIGN | 1u << UDEV_OP_FINAL },
+	{ "RUN", UDEV_RUN, MAY_HAVE_ATTR, ASSIGN_OPS },
+	{ "IMPORT", UDEV_IMPORT, NEEDS_ATTR, 1u << UDEV_OP_ASSIGN | 1u << UDEV_OP_ADD },
+	{ "GOTO", UDEV_GOTO, NO_ATTR, 1u << UDEV_OP_ASSIGN },
+	{ "LABEL", UDEV_LABEL, NO_ATTR, 1u << UDEV_OP_ASSIGN },
+};
+
+static const char *const op_names[] = { "==", "!=", "=", "+=", ":=" };
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+static char *skip_space(char *p)
+{
+	while (is_space(*p))
+		p++;
+	return p;
+}
+
+static void report(struct udev_rules *rules, const char *file, int line, const char *msg)
+{
+	rules->nr_errors++;
+	if (rules->report)
+		rules->report(rules->report_arg, file, line, msg);
+}
+
+void udev_rules_init(struct udev_rules *rules)
+{
+	INIT_LIST_HEAD(&rules->rules);
+	rules->nr_rules = 0;
+	rules->nr_errors = 0;
+	rules->report = NULL;
+	rules->report_arg = NULL;
+}
+
+void udev_rules_free(struct udev_rules *rules)
+{
+	struct udev_rule *r, *n;
+
+	list_for_each_entry_safe(r, n, &rules->rules, node) {
+		list_del(&r->node);
+		kfree(r);
+	}
+	rules->nr_rules = 0;
+}
+
+static const struct key_desc *find_key(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(key_descs); i++)
+		if (strlen(key_descs[i].name) == len && strncmp(key_descs[i].name, name, len) == 0)
+			return &key_descs[i];
+	return NULL;
+}
+
+static int parse_op(char **pp)
+{
+	char *p = *pp;
+
+	for (int op = UDEV_OP_FINAL; op >= 0; op--) {
+		size_t n = strlen(op_names[op]);
+
+		if (strncmp(p, op_names[op], n) == 0 && (n == 2 || p[1] != '=')) {
+			*pp = p + n;
+			return op;
+		}
+	}
+	return -EINVAL;
+}
+
+/* A "value": ends at the next '"' not after '\'; \" becomes ", other '\' stay. */
+static const char *parse_value(char **pp, const char **value)
+{
+	char *p = *pp, *out;
+
+	if (*p != '"')
+		return "invalid key/value pair (a value must be in double quotes)";
+	*value = out = ++p;
+	for (; *p != '"'; p++) {
+		if (!*p)
+			return "invalid key/value pair (no closing double quote)";
+		if (*p == '\\' && p[1] == '"')
+			p++;
+		*out++ = *p;
+	}
+	*pp = p + 1;
+	*out = '\0';
+	return NULL;
+}
+
+/* KEY{attr}OP"value" at *pp, cut out in place; NULL, or what is wrong. */
+static const char *parse_key(char **pp, struct udev_key *k, char *msg, size_t size)
+{
+	char *p = *pp, *name = p, *name_end, *attr = NULL;
+	const struct key_desc *d;
+	const char *err;
+	int op;
+
+	while ((*p >= 'A' && *p <= 'Z') || *p == '_')
+		p++;
+	name_end = p;
+	if (*p == '{') {
+		attr = ++p;
+		while (*p && *p != '}' && *p != '"')
+			p++;
+		if (*p != '}' || p == attr)
+			return "invalid key/value pair (a {attribute} is not closed)";
+		*p++ = '\0';
+	}
+	p = skip_space(p);
+	op = parse_op(&p);
+	if (name_end == name || op < 0)
+		return "invalid key/value pair";
+	err = parse_value(&p, &k->value);
+	if (err)
+		return err;
+	d = find_key(name, name_end - name);
+	*name_end = '\0';
+	if (!d) {
+		scnprintf(msg, size, "unknown key '%s'", name);
+		return msg;
+	}
+	if (!(d->ops & 1u << op)) {
+		scnprintf(msg, size, "%s cannot take the operator %s", name, op_names[op]);
+		return msg;
+	}
+	if ((d->attr == NEEDS_ATTR && !attr) || (d->attr == NO_ATTR && attr)) {
+		scnprintf(msg, size, attr ? "%s takes no {attribute}" : "%s needs an {attribute}",
+			  name);
+		return msg;
+	}
+	k->type = d->type;
+	k->op = op;
+	k->attr = attr;
+	*pp = p;
+	return NULL;
+}
+
+/* What each key's value and attribute must be, beyond the syntax. */
+static const char *check_key(const struct udev_key *k, char *msg, size_t size)
+{
+	unsigned long mode;
+
+	if (k->type == UDEV_MODE && !strchr(k->value, '$') && !strchr(k->value, '%') &&
+	    (kstrtoul(k->value, 8, &mode) || mode > 07777)) {
+		scnprintf(msg, size, "invalid MODE \"%s\" (octal, at most 07777)", k->value);
+		return msg;
+	}
+	if (k->type == UDEV_RUN && k->attr && strcmp(k->attr, "program") != 0 &&
+	    strcmp(k->attr, "builtin") != 0)
+		return "RUN{...} takes only {program} or {builtin}";
+	if (k->type == UDEV_IMPORT && strcmp(k->attr, "builtin") != 0)
+		return "IMPORT{...} takes only {builtin}";
+	if ((k->type == UDEV_GOTO || k->type == UDEV_LABEL) && !*k->value)
+		return "GOTO and LABEL need a name";
+	return NULL;
+}
+
+static size_t key_bytes(const struct udev_key *k)
+{
+	return (k->attr ? strlen(k->attr) + 1 : 0) + strlen(k->value) + 1;
+}
+
+static char *copy_str(char **space, const char *s)
+{
+	char *d = *space;
+	size_t n = strlen(s) + 1;
+
+	memcpy(d, s, n);
+	*space += n;
+	return d;
+}
+
+/* One allocation holds the rule, its keys and their strings. */
+static struct udev_rule *rule_alloc(const char *file, int line, const struct udev_key *keys,
+				    int n)
+{
+	size_t size = sizeof(struct udev_rule) + n * sizeof(struct udev_key) + strlen(file) + 1;
+	struct udev_rule *r;
+	char *space;
+
+	for (int i = 0; i < n; i++)
+		size += key_bytes(&keys[i]);
+	r = kmalloc(size);
+	if (!r)
+		return NULL;
+	space = (char *)&r->keys[n];
+	r->file = copy_str(&space, file);
+	r->line = line;
+	r->nr_keys = n;
+	r->goto_target = NULL;
+	for (int i = 0; i < n; i++) {
+		r->keys[i] = keys[i];
+		r->keys[i].attr = keys[i].attr ? copy_str(&space, keys[i].attr) : NULL;
+		r->keys[i].value = copy_str(&space, keys[i].value);
+	}
+	return r;
+}
+
+/* The keys of one logical line, cut out of it in place; NULL or what is wrong. */
+static const char *parse_keys(char *p, struct udev_key *keys, int *nr, char *msg, size_t size)
+{
+	const char *err;
+
+	*nr = 0;
+	while (*(p = skip_space(p))) {
+		if (*nr == UDEV_KEYS_MAX)
+			return "too many keys in one rule";
+		err = parse_key(&p, &keys[*nr], msg, size);
+		if (!err)
+			err = check_key(&keys[*nr], msg, size);
+		if (err)
+			return err;
+		(*nr)++;
+		p = skip_space(p);
+		if (*p == ',')
+			p++;
+		else if (*p && !is_space(p[-1]))
+			return "invalid key/value pair (keys are separated by commas)";
+	}
+	return NULL;
+}
+
+static int parse_line(struct udev_rules *rules, const char *file, int line, char *buf,
+		      size_t len)
+{
+	char *text = skip_space(buf);
+	struct udev_key keys[UDEV_KEYS_MAX];
+	char msg[96];
+	const char *err;
+	struct udev_rule *r;
+	int n;
+
+	if (!*text || *text == '#')
+		return 0;
+	if (strlen(buf) != len)
+		err = "invalid character (NUL)";
+	else
+		err = parse_keys(text, keys, &n, msg, sizeof(msg));
+	if (!err && n == 0)
+		err = "invalid key/value pair";
+	if (err) {
+		report(rules, file, line, err);
+		return 0;
+	}
+	r = rule_alloc(file, line, keys, n);
+	if (!r)
+		return -ENOMEM;
+	list_add_tail(&r->node, &rules->rules);
+	rules->nr_rules++;
+	return 0;
+}
+
+static const struct udev_key *rule_key(const struct udev_rule *r, enum udev_key_type type)
+{
+	for (int i = 0; i < r->nr_keys; i++)
+		if (r->keys[i].type == type)
+			return &r->keys[i];
+	return NULL;
+}
+
+/* Each GOTO's target: the first later rule of the same file with that LABEL. */
+static void resolve_gotos(struct udev_rules *rules, struct list_head *first)
+{
+	struct udev_rule *r, *t;
+	const struct udev_key *g, *l;
+	char msg[96];
+
+	for (struct list_head *pos = first; pos != &rules->rules; pos = pos->next) {
+		r = list_entry(pos, struct udev_rule, node);
+		g = rule_key(r, UDEV_GOTO);
+		if (!g)
+			continue;
+		for (struct list_head *q = pos->next; q != &rules->rules && !r->goto_target;
+		     q = q->next) {
+			t = list_entry(q, struct udev_rule, node);
+			l = rule_key(t, UDEV_LABEL);
+			if (l && strcmp(l->value, g->value) == 0)
+				r->goto_target = t;
+		}
+		if (!r->goto_target) {
+			scnprintf(msg, sizeof(msg), "GOTO=\"%s\" has no matching LABEL, ignoring it",
+				  g->value);
+			report(rules, r->file, r->line, msg);
+		}
+	}
+}
+
+/* The next logical line into buf; *lineno advances by the physical lines taken. */
+static bool next_line(const char *text, size_t len, size_t *pos, int *lineno, char *buf,
+		      size_t *n)
+{
+	bool cont, too_long = false;
+
+	*n = 0;
+	do {
+		const char *s = text + *pos;
+		size_t l = 0;
+
+		while (*pos + l < len && s[l] != '\n')
+			l++;
+		*pos += l + (*pos + l < len);
+		(*lineno)++;
+		cont = l && s[l - 1] == '\\';
+		l -= cont;
+		if (*n + l > UDEV_LINE_MAX)
+			too_long = true;
+		else if (!too_long) {
+			memcpy(buf + *n, s, l);
+			*n += l;
+		}
+	} while (cont && *pos < len);
+	buf[*n] = '\0';
+	return !too_long;
+}
+
+int udev_rules_parse(struct udev_rules *rules, const char *file, const char *text, size_t len)
+{
+	struct list_head *last = rules->rules.prev;
+	char *buf = kmalloc(UDEV_LINE_MAX + 1);
+	size_t pos = 0, n;
+	int lineno = 0, first, err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (pos < len && !err) {
+		first = lineno + 1;
+		if (!next_line(text, len, &pos, &lineno, buf, &n))
+			report(rules, file, first, "line too long, ignoring it");
+		else if (rules->nr_rules == UDEV_RULES_MAX && *skip_space(buf) &&
+			 *skip_space(buf) != '#') {
+			report(rules, file, first, "too many rules, ignoring the rest of the file");
+			break;
+		} else
+			err = parse_line(rules, file, first, buf, n);
+	}
+	resolve_gotos(rules, last->next);
+	kfree(buf);
+	return err;
+}
+
+/* Matching. */
+
+/* pattern is glob alternatives separated by '|'. */
+static bool pattern_match(const char *pattern, const char *value)
+{
+	char alt[UDEV_VALUE_MAX];
+	const char *bar;
+
+	for (;;) {
+		bar = strchr(pattern, '|');
+		if (!bar)
+			return glob_match(pattern, value);
+		if ((size_t)(bar - pattern) < sizeof(alt)) {
+			memcpy(alt, pattern, bar - pattern);
+			alt[bar - pattern] = '\0';
+			if (glob_match(alt, value))
+				return true;
+		}
+		pattern = bar + 1;
+	}
+}
+
+static const char *env_or_empty(const struct udev_event *ev, const char *key)
+{
+	const char *v = udev_event_getenv(ev, key);
+
+	return v ? v : "";
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static void strip_trailing_space(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && is_space(s[n - 1]))
+		s[--n] = '\0';
+}
+
+/* An attribute's value, without its newline; -errno if it cannot be read. */
+static int read_attr(struct udev_event *ev, const char *devpath, const char *attr, char *buf,
+		     size_t size)
+{
+	int err = ev->ops->attr_read(ev->ctx, devpath, attr, buf, size);
+
+	if (err < 0)
+		return err;
+	strip_trailing_space(buf);
+	return 0;
+}
+
+/* What a match key compares against at devpath (the event's device, or a parent). */
+static int key_subject(struct udev_event *ev, const char *devpath, const struct udev_key *k,
+		       char *buf, size_t size)
+{
+	bool self = strcmp(devpath, env_or_empty(ev, "DEVPATH")) == 0;
+
+	switch (k->type) {
+	case UDEV_ACTION:
+		return strscpy(buf, env_or_empty(ev, "ACTION"), size) < 0 ? -E2BIG : 0;
+	case UDEV_DEVPATH:
+	case UDEV_KERNEL:
+	case UDEV_KERNELS:
+		strscpy(buf, k->type == UDEV_DEVPATH ? devpath : base_name(devpath), size);
+		return 0;
+	case UDEV_SUBSYSTEM:
+	case UDEV_SUBSYSTEMS:
+		if (self && udev_event_getenv(ev, "SUBSYSTEM")) {
+			strscpy(buf, udev_event_getenv(ev, "SUBSYSTEM"), size);
+			return 0;
+		}
+		return ev->ops->property(ev->ctx, devpath, UDEV_PROP_SUBSYSTEM, buf, size);
+	case UDEV_DRIVER:
+	case UDEV_DRIVERS:
+		if (self && udev_event_getenv(ev, "DRIVER")) {
+			strscpy(buf, udev_event_getenv(ev, "DRIVER"), size);
+			return 0;
+		}
+		return ev->ops->property(ev->ctx, devpath, UDEV_PROP_DRIVER, buf, size);
+	case UDEV_ATTR:
+	case UDEV_ATTRS:
+		return read_attr(ev, devpath, k->attr, buf, size);
+	case UDEV_ENV:
+		strscpy(buf, env_or_empty(ev, k->attr), size);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static bool links_match(const struct udev_event *ev, const char *pattern)
+{
+	for (int i = 0; i < ev->nr_links; i++)
+		if (pattern_match(pattern, ev->links[i]))
+			return true;
+	return false;
+}
+
+/* One match key at devpath; a value that cannot be read never equals the pattern. */
+static bool key_matches(struct udev_event *ev, const char *devpath, const struct udev_key *k)
+{
+	char buf[UDEV_VALUE_MAX];
+	bool m;
+
+	if (k->type == UDEV_SYMLINK)
+		m = links_match(ev, k->value);
+	else
+		m = key_subject(ev, devpath, k, buf, sizeof(buf)) == 0 &&
+		    pattern_match(k->value, buf);
+	return k->op == UDEV_OP_MATCH ? m : !m;
+}
+
+static bool is_match(const struct udev_key *k)
+{
+	return k->op == UDEV_OP_MATCH || k->op == UDEV_OP_NOMATCH;
+}
+
+static bool is_parent_key(const struct udev_key *k)
+{
+	return k->type >= UDEV_KERNELS && k->type <= UDEV_ATTRS;
+}
+
+static bool parent_keys_match(struct udev_event *ev, const struct udev_rule *r,
+			      const char *devpath)
+{
+	for (int i = 0; i < r->nr_keys; i++)
+		if (is_parent_key(&r->keys[i]) && !key_matches(ev, devpath, &r->keys[i]))
+			return false;
+	return true;
+}
+
+/* KERNELS, SUBSYSTEMS, DRIVERS, ATTRS: all at one device, the event's or a parent. */
+static bool parents_match(struct udev_event *ev, const struct udev_rule *r)
+{
+	char cur[UDEV_VALUE_MAX], next[UDEV_VALUE_MAX];
+	bool any = false;
+
+	for (int i = 0; i < r->nr_keys; i++)
+		any |= is_parent_key(&r->keys[i]);
+	if (!any)
+		return true;
+	strscpy(cur, env_or_empty(ev, "DEVPATH"), sizeof(cur));
+	for (int depth = 0; depth < UDEV_DEPTH_MAX; depth++) {
+		if (parent_keys_match(ev, r, cur)) {
+			strscpy(ev->parent_buf, cur, sizeof(ev->parent_buf));
+			ev->parent = ev->parent_buf;
+			return true;
+		}
+		if (ev->ops->parent(ev->ctx, cur, next, sizeof(next)) < 0 ||
+		    strcmp(next, cur) == 0)
+			return false;
+		strscpy(cur, next, sizeof(cur));
+	}
+	return false;
+}
+
+static bool rule_matches(struct udev_event *ev, const struct udev_rule *r)
+{
+	const char *devpath = env_or_empty(ev, "DEVPATH");
+
+	ev->parent = NULL;
+	for (int i = 0; i < r->nr_keys; i++) {
+		const struct udev_key *k = &r->keys[i];
+
+		if (is_match(k) && !is_parent_key(k) && !key_matches(ev, devpath, k))
+			return false;
+	}
+	return parents_match(ev, r);
+}
+
+/* Assignments. */
+
+static const char *key_name(const struct udev_key *k)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(key_descs); i++)
+		if (key_descs[i].type == k->type)
+			return key_descs[i].name;
+	return "?";
+}
+
+/* FILE:LINE KEY{attr}OP"value", as the rule would read with its value expanded. */
+static void trace_key(struct udev_event *ev, const struct udev_rule *r,
+		      const struct udev_key *k, const char *value)
+{
+	char line[UDEV_VALUE_MAX + 128];
+	size_t n;
+
+	if (!ev->ops->trace)
+		return;
+	n = scnprintf(line, sizeof(line), "%s:%d %s", r->file, r->line, key_name(k));
+	if (k->attr)
+		n += scnprintf(line + n, sizeof(line) - n, "{%s}", k->attr);
+	scnprintf(line + n, sizeof(line) - n, "%s\"%s\"", op_names[k->op], value);
+	ev->ops->trace(ev->ctx, line);
+}
+
+static void trace_error(struct udev_event *ev, const struct udev_rule *r,
+			const struct udev_key *k, int err)
+{
+	char line[160];
+
+	if (!ev->ops->trace)
+		return;
+	scnprintf(line, sizeof(line), "%s:%d %s failed: %s", r->file, r->line, key_name(k),
+		  kstrerror(err));
+	ev->ops->trace(ev->ctx, line);
+}
+
+static int list_add_str(char **list, int *nr, int max, const char *s)
+{
+	for (int i = 0; i < *nr; i++)
+		if (strcmp(list[i], s) == 0)
+			return 0;
+	if (*nr == max)
+		return -ENOSPC;
+	list[*nr] = kstrdup(s);
+	if (!list[*nr])
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+static void list_clear(char **list, int *nr)
+{
+	while (*nr)
+		kfree(list[--*nr]);
+}
+
+/* SYMLINK: names separated by white space. */
+static int assign_links(struct udev_event *ev, const struct udev_key *k, char *value)
+{
+	int err = 0;
+
+	if (ev->links_final)
+		return 0;
+	if (k->op != UDEV_OP_ADD)
+		list_clear(ev->links, &ev->nr_links);
+	ev->links_final = k->op == UDEV_OP_FINAL;
+	for (char *p = skip_space(value), *end; *p && !err; p = skip_space(end)) {
+		for (end = p; *end && !is_space(*end); end++)
+			;
+		if (*end)
+			*end++ = '\0';
+		err = list_add_str(ev->links, &ev->nr_links, UDEV_LINKS_MAX, p);
+	}
+	return err;
+}
+
+static int assign_run(struct udev_event *ev, const struct udev_key *k, const char *value)
+{
+	bool builtin = k->attr && strcmp(k->attr, "builtin") == 0;
+
+	if (ev->run_final)
+		return 0;
+	if (k->op != UDEV_OP_ADD)
+		list_clear(ev->run, &ev->nr_run);
+	ev->run_final = k->op == UDEV_OP_FINAL;
+	for (int i = 0; i < ev->nr_run; i++)
+		if (strcmp(ev->run[i], value) == 0 && ev->run_builtin[i] == builtin)
+			return 0;
+	if (ev->nr_run == UDEV_RUN_MAX)
+		return -ENOSPC;
+	ev->run[ev->nr_run] = kstrdup(value);
+	if (!ev->run[ev->nr_run])
+		return -ENOMEM;
+	ev->run_builtin[ev->nr_run++] = builtin;
+	return 0;
+}
+
+static int assign_mode(struct udev_event *ev, const struct udev_key *k, const char *value)
+{
+	unsigned long mode;
+
+	if (ev->mode_final)
+		return 0;
+	if (kstrtoul(value, 8, &mode) || mode > 07777)
+		return -EINVAL;
+	ev->mode = mode;
+	ev->mode_final = k->op == UDEV_OP_FINAL;
+	return 0;
+}
+
+/* ENV{KEY}+= appends with a space; an empty value removes the property. */
+static int assign_env(struct udev_event *ev, const struct udev_key *k, const char *value)
+{
+	char buf[UDEV_VALUE_MAX];
+	const char *old = udev_event_getenv(ev, k->attr);
+
+	if (k->op == UDEV_OP_ADD && old && *old) {
+		scnprintf(buf, sizeof(buf), "%s %s", old, value);
+		value = buf;
+	}
+	return udev_event_setenv(ev, k->attr, *value ? value : NULL);
+}
+
+static int assign_key(struct udev_event *ev, const struct udev_key *k, char *value)
+{
+	switch (k->type) {
+	case UDEV_ATTR:
+		return ev->ops->attr_write(ev->ctx, env_or_empty(ev, "DEVPATH"), k->attr, value);
+	case UDEV_ENV:
+		return assign_env(ev, k, value);
+	case UDEV_SYMLINK:
+		return assign_links(ev, k, value);
+	case UDEV_MODE:
+		return assign_mode(ev, k, value);
+	case UDEV_RUN:
+		return assign_run(ev, k, value);
+	case UDEV_IMPORT:
+		return ev->ops->import_builtin ? ev->ops->import_builtin(ev->ctx, ev, value)
+					       : -ENOENT;
+	}
+	return 0;
+}
+
+static int rule_apply(struct udev_event *ev, const struct udev_rule *r)
+{
+	char value[UDEV_VALUE_MAX];
+	int err;
+
+	for (int i = 0; i < r->nr_keys; i++) {
+		const struct udev_key *k = &r->keys[i];
+
+		if (is_match(k) || k->type == UDEV_GOTO || k->type == UDEV_LABEL)
+			continue;
+		udev_event_subst(ev, k->value, value, sizeof(value));
+		trace_key(ev, r, k, value);
+		err = assign_key(ev, k, value);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			trace_error(ev, r, k, err);
+	}
+	return 0;
+}
+
+int udev_rules_apply(struct udev_rules *rules, struct udev_event *ev)
+{
+	struct list_head *pos = rules->rules.next;
+	struct udev_rule *r;
+	int err;
+
+	while (pos != &rules->rules) {
+		r = list_entry(pos, struct udev_rule, node);
+		pos = pos->next;
+		if (!rule_matches(ev, r))
+			continue;
+		err = rule_apply(ev, r);
+		if (err)
+			return err;
+		if (r->goto_target)
+			pos = &r->goto_target->node;
+	}
+	return 0;
+}

@@ -1,0 +1,543 @@
+/*
+ * udevd.c: udev's daemon as deferred work. The kernel's events are queued by
+ * a listener, in the sender's context and nothing more; a work item takes
+ * them one at a time, in order: rules, /dev links and mode, RUN+=, and the
+ * event sent on as udev's (the UDEV lines of `udevadm monitor`).
+ */
+#include <kobold/clock.h>
+#include <kobold/errno.h>
+#include <kobold/irqflags.h>
+#include <kobold/kobject.h>
+#include <kobold/kobject_uevent.h>
+#include <kobold/module.h>
+#include <kobold/printk.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/udevd.h>
+#include <kobold/workqueue.h>
+
+/* One kernel event, copied when it was sent. */
+struct udevd_event {
+	struct list_head node;
+	char *envp[NUM_ENVP + 1];
+	char buf[];
+};
+
+/* The links udev made for a device, removed with it. */
+struct udev_db_entry {
+	struct list_head node;
+	char *devpath;
+	char *links[UDEV_LINKS_MAX];
+	int nr_links;
+};
+
+static LIST_HEAD(queue);
+static unsigned int queued;
+static unsigned long dropped;
+static bool processing;
+static struct work_struct udevd_work;
+static LIST_HEAD(udev_listeners);
+static LIST_HEAD(db);
+static struct udev_rules rules;
+static int (*executor)(const char *line);
+
+/*
+ * The built-in rules: the virtio lines of systemd's
+ * 60-persistent-storage.rules (by-id from the serial, by-path from
+ * path_id's ID_PATH), and 80-drivers.rules's module loading. A file of the
+ * same name in /etc/udev/rules.d replaces one, as /etc overrides /usr/lib.
+ */
+static const struct builtin_rules {
+	const char *name;
+	const char *text;
+} builtin_rules[] = {
+	{ "60-persistent-storage.rules",
+	  "# persistent links for virtio disks and their partitions\n"
+	  "ACTION==\"remove\", GOTO=\"persistent_storage_end\"\n"
+	  "SUBSYSTEM!=\"block\", GOTO=\"persistent_storage_end\"\n"
+	  "KERNEL!=\"vd*\", GOTO=\"persistent_storage_end\"\n"
+	  "KERNEL==\"vd*[!0-9]\", ATTRS{serial}==\"?*\", ENV{ID_SERIAL}=\"$attr{serial}\", "
+	  "SYMLINK+=\"disk/by-id/virtio-$env{ID_SERIAL}\"\n"
+	  "KERNEL==\"vd*[0-9]\", ATTRS{serial}==\"?*\", ENV{ID_SERIAL}=\"$attr{serial}\", "
+	  "SYMLINK+=\"disk/by-id/virtio-$env{ID_SERIAL}-part%n\"\n"
+	  "IMPORT{builtin}=\"path_id\"\n"
+	  "KERNEL==\"vd*[!0-9]\", ENV{ID_PATH}==\"?*\", SYMLINK+=\"disk/by-path/$env{ID_PATH}\"\n"
+	  "KERNEL==\"vd*[0-9]\", ENV{ID_PATH}==\"?*\", "
+	  "SYMLINK+=\"disk/by-path/$env{ID_PATH}-part%n\"\n"
+	  "LABEL=\"persistent_storage_end\"\n" },
+	{ "80-drivers.rules",
+	  "# a new device's module, by its MODALIAS (kmod's alias patterns)\n"
+	  "ACTION==\"add\", ENV{MODALIAS}==\"?*\", RUN{builtin}+=\"kmod load\"\n" },
+};
+
+#define BUILTIN_PREFIX "(built-in)/"
+
+/* The listener: a copy of the event, queued; all else happens in the work. */
+static void udevd_listen(struct hotplug_listener *l, const char *action, char **envp)
+{
+	struct udevd_event *e;
+	size_t len = 0, off = 0;
+	unsigned long flags;
+	int n = 0;
+
+	for (char **v = envp; *v && n < NUM_ENVP; v++, n++)
+		len += strlen(*v) + 1;
+	if (queued >= UDEVD_QUEUE_MAX) {
+		if (dropped++ == 0) /* once a burst: a flood would bury the console */
+			pr_warn("udevd: queue full (%d events): events not handled\n", UDEVD_QUEUE_MAX);
+		return;
+	}
+	e = kmalloc(sizeof(*e) + len);
+	if (!e) {
+		pr_warn("udevd: %s event could not be queued: %s\n", action, kstrerror(-ENOMEM));
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		e->envp[i] = e->buf + off;
+		off += strlen(envp[i]) + 1;
+		memcpy(e->envp[i], envp[i], strlen(envp[i]) + 1);
+	}
+	e->envp[n] = NULL;
+	flags = local_irq_save();
+	list_add_tail(&e->node, &queue);
+	queued++;
+	local_irq_restore(flags);
+	schedule_work(&udevd_work);
+}
+
+static struct hotplug_listener udevd_listener = { .name = "udevd", .event = udevd_listen };
+
+void udev_listener_register(struct udev_listener *l)
+{
+	list_add_tail(&l->node, &udev_listeners);
+}
+
+void udev_listener_unregister(struct udev_listener *l)
+{
+	list_del_init(&l->node);
+}
+
+void udevd_set_executor(int (*run)(const char *line))
+{
+	executor = run;
+}
+
+bool udevd_busy(void)
+{
+	return queued || processing;
+}
+
+/* The next word of *p (cut out in place), or NULL at the end. */
+static char *strsep_space(char **p)
+{
+	char *w = *p;
+
+	while (*w == ' ')
+		w++;
+	if (!*w)
+		return NULL;
+	*p = w;
+	while (**p && **p != ' ')
+		(*p)++;
+	if (**p)
+		*(*p)++ = '\0';
+	return w;
+}
+
+/* The link database: what each device got, to take away on remove. */
+
+static struct udev_db_entry *db_find(const char *devpath)
+{
+	struct udev_db_entry *d;
+
+	list_for_each_entry(d, &db, node)
+		if (strcmp(d->devpath, devpath) == 0)
+			return d;
+	return NULL;
+}
+
+static void db_drop(const char *devpath)
+{
+	struct udev_db_entry *d = db_find(devpath);
+
+	if (!d)
+		return;
+	udev_node_remove_links(d->links, d->nr_links);
+	while (d->nr_links)
+		kfree(d->links[--d->nr_links]);
+	list_del(&d->node);
+	kfree(d->devpath);
+	kfree(d);
+}
+
+static void db_store(const char *devpath, const struct udev_event *ev)
+{
+	struct udev_db_entry *d;
+
+	if (!ev->nr_links)
+		return;
+	d = kzalloc(sizeof(*d));
+	if (!d || !(d->devpath = kstrdup(devpath))) {
+		kfree(d);
+		pr_err("udevd: %s: no memory to remember its links\n", devpath);
+		return;
+	}
+	for (int i = 0; i < ev->nr_links; i++)
+		if ((d->links[d->nr_links] = kstrdup(ev->links[i])))
+			d->nr_links++;
+	list_add_tail(&d->node, &db);
+}
+
+/* DEVLINKS, as udev sets it: every link's path, separated by spaces. */
+static void set_devlinks(struct udev_event *ev)
+{
+	char buf[UDEV_VALUE_MAX * 2];
+	size_t n = 0;
+
+	if (!ev->nr_links)
+		return;
+	for (int i = 0; i < ev->nr_links; i++)
+		n += scnprintf(buf + n, sizeof(buf) - n, "%s/dev/%s", i ? " " : "", ev->links[i]);
+	udev_event_setenv(ev, "DEVLINKS", buf);
+}
+
+/* The /dev side of an event: links and mode for add and change, none after remove. */
+static void apply_nodes(struct udev_event *ev)
+{
+	const char *devpath = udev_event_getenv(ev, "DEVPATH");
+	const char *devname = udev_event_getenv(ev, "DEVNAME");
+	const char *action = udev_event_getenv(ev, "ACTION");
+
+	if (!devpath)
+		return;
+	db_drop(devpath);
+	if (!devname || (action && strcmp(action, "remove") == 0))
+		return;
+	if (ev->mode >= 0 && udev_node_set_mode(devname, ev->mode))
+		pr_warn("udevd: %s: cannot set mode %04o\n", devname, ev->mode);
+	udev_node_add_links(devname, ev->links, ev->nr_links);
+	db_store(devpath, ev);
+	set_devlinks(ev);
+}
+
+static int load_alias(const char *alias)
+{
+	if (!*alias || !module_alias_exists(alias))
+		return 0;
+	devmodel_trace("request_module", alias, NULL);
+	return request_module(alias);
+}
+
+/* RUN{builtin}="kmod load [ALIAS...]": each alias's module (MODALIAS's if none named). */
+static int run_builtin(const struct udev_event *ev, const char *cmd)
+{
+	char words[UDEV_VALUE_MAX], *p, *alias;
+
+	if (strncmp(cmd, "kmod load", 9) != 0 || (cmd[9] && cmd[9] != ' ')) {
+		pr_warn("udevd: unknown builtin '%s'\n", cmd);
+		return -ENOENT;
+	}
+	if (!cmd[9]) {
+		strscpy(words, udev_event_getenv(ev, "MODALIAS") ?: "", sizeof(words));
+		return load_alias(words);
+	}
+	strscpy(words, cmd + 10, sizeof(words));
+	for (p = words; (alias = strsep_space(&p));)
+		load_alias(alias);
+	return 0;
+}
+
+static void run_programs(const struct udev_event *ev)
+{
+	int status;
+
+	for (int i = 0; i < ev->nr_run; i++) {
+		if (ev->run_builtin[i]) {
+			run_builtin(ev, ev->run[i]);
+			continue;
+		}
+		if (!executor) {
+			pr_warn("udevd: no shell to run '%s'\n", ev->run[i]);
+			continue;
+		}
+		status = executor(ev->run[i]);
+		if (status)
+			pr_info("udevd: '%s' exited with status %d\n", ev->run[i], status);
+	}
+}
+
+static void send_udev_event(struct udev_event *ev)
+{
+	struct udev_monitor_event e = {
+		.timestamp_ns = ktime_get_ns(),
+		.action = udev_event_getenv(ev, "ACTION"),
+		.devpath = udev_event_getenv(ev, "DEVPATH"),
+		.subsystem = udev_event_getenv(ev, "SUBSYSTEM"),
+		.env = ev->env,
+		.nr_env = ev->nr_env,
+	};
+	struct udev_listener *l, *n;
+
+	if (!e.action || !e.devpath || !e.subsystem)
+		return;
+	list_for_each_entry_safe(l, n, &udev_listeners, node)
+		l->event(l, &e);
+}
+
+/* The trace names an event only if its rules asked for something: a link, a mode, a program. */
+static void trace_rules(const struct udev_event *ev)
+{
+	bool program = false;
+
+	for (int i = 0; i < ev->nr_run; i++)
+		program |= !ev->run_builtin[i];
+	if (ev->nr_links || ev->mode >= 0 || program)
+		devmodel_trace("udev_rules_apply", udev_event_getenv(ev, "DEVPATH"),
+			       udev_event_getenv(ev, "ACTION"));
+}
+
+static void udevd_handle(struct udevd_event *e)
+{
+	struct udev_event *ev = kmalloc(sizeof(*ev));
+
+	if (!ev || udev_event_init(ev, &udev_sysfs_ops, NULL, e->envp)) {
+		kfree(ev);
+		pr_err("udevd: no memory for an event\n");
+		return;
+	}
+	if (udev_rules_apply(&rules, ev))
+		pr_err("udevd: %s: no memory to apply the rules\n", udev_event_getenv(ev, "DEVPATH"));
+	trace_rules(ev);
+	apply_nodes(ev);
+	run_programs(ev);
+	send_udev_event(ev);
+	udev_event_free(ev);
+	kfree(ev);
+}
+
+/*
+ * One event a run, so a key typed meanwhile waits for one event at most.
+ * The next run is queued first (`ps` shows it); a RUN+= command that runs
+ * work itself (udevadm settle) finds udevd busy and leaves it to this run.
+ */
+static void udevd_work_fn(struct work_struct *work)
+{
+	unsigned long flags;
+	struct udevd_event *e = NULL;
+
+	if (processing)
+		return;
+	flags = local_irq_save();
+	if (!list_empty(&queue)) {
+		e = list_first_entry(&queue, struct udevd_event, node);
+		list_del(&e->node);
+		queued--;
+	}
+	local_irq_restore(flags);
+	if (!e)
+		return;
+	if (queued)
+		schedule_work(&udevd_work);
+	else
+		dropped = 0; /* drained: the next overflow is reported again */
+	processing = true;
+	udevd_handle(e);
+	processing = false;
+	kfree(e);
+	if (queued)
+		schedule_work(&udevd_work);
+}
+
+/* IMPORT{builtin}="path_id": ID_PATH from the PCI function above the device. */
+int udev_builtin_import(void *ctx, struct udev_event *ev, const char *name)
+{
+	char cur[UDEV_VALUE_MAX], next[UDEV_VALUE_MAX], subsys[32], path[64];
+	const char *devpath = udev_event_getenv(ev, "DEVPATH");
+
+	if (strcmp(name, "path_id") != 0)
+		return -ENOENT;
+	if (!devpath)
+		return -EINVAL;
+	strscpy(cur, devpath, sizeof(cur));
+	for (int depth = 0; depth < UDEV_DEPTH_MAX; depth++) {
+		if (ev->ops->property(ctx, cur, UDEV_PROP_SUBSYSTEM, subsys, sizeof(subsys)) == 0 &&
+		    strcmp(subsys, "pci") == 0) {
+			scnprintf(path, sizeof(path), "pci-%s", strrchr(cur, '/') + 1);
+			return udev_event_setenv(ev, "ID_PATH", path);
+		}
+		if (ev->ops->parent(ctx, cur, next, sizeof(next)))
+			return 0; /* no PCI parent: no ID_PATH, as for a virtual disk */
+		strscpy(cur, next, sizeof(cur));
+	}
+	return 0;
+}
+
+/* Rules loading: the files in /etc/udev/rules.d and the built-in ones, by name. */
+
+struct load_state {
+	bool builtin_done[ARRAY_SIZE(builtin_rules)];
+};
+
+static void load_builtin(struct load_state *s, int i)
+{
+	char file[64];
+
+	s->builtin_done[i] = true;
+	scnprintf(file, sizeof(file), BUILTIN_PREFIX "%s", builtin_rules[i].name);
+	if (udev_rules_parse(&rules, file, builtin_rules[i].text, strlen(builtin_rules[i].text)))
+		pr_err("udevd: %s: %s\n", file, kstrerror(-ENOMEM));
+}
+
+/* Built-in files that sort before name go first; one named name is replaced. */
+static void load_file(const char *path, const char *name, const char *text, size_t len,
+		      void *arg)
+{
+	struct load_state *s = arg;
+
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++) {
+		int cmp = strcmp(builtin_rules[i].name, name);
+
+		if (!s->builtin_done[i] && cmp < 0)
+			load_builtin(s, i);
+		else if (cmp == 0)
+			s->builtin_done[i] = true;
+	}
+	if (udev_rules_parse(&rules, path, text, len))
+		pr_err("udevd: %s: %s\n", path, kstrerror(-ENOMEM));
+}
+
+static void report_bad_rule(void *arg, const char *file, int line, const char *msg)
+{
+	pr_err("udevd: %s:%d: %s\n", file, line, msg);
+}
+
+int udevd_reload(void)
+{
+	struct load_state s = { { false } };
+	int err;
+
+	udev_rules_free(&rules);
+	udev_rules_init(&rules);
+	rules.report = report_bad_rule;
+	err = udev_rules_dir_for_each(UDEV_RULES_DIR, load_file, &s);
+	if (err && err != -ENOENT)
+		pr_err("udevd: %s: %s\n", UDEV_RULES_DIR, kstrerror(err));
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++)
+		if (!s.builtin_done[i])
+			load_builtin(&s, i);
+	return rules.nr_errors;
+}
+
+void udevd_init(void)
+{
+	INIT_WORK(&udevd_work, udevd_work_fn);
+	udev_rules_init(&rules);
+	udev_rules_dir_create();
+	udevd_reload();
+	hotplug_listener_register(&udevd_listener);
+	pr_info("udevd: %d rules\n", rules.nr_rules);
+}
+
+/* udevadm test: the rules on a made-up event, nothing written or run. */
+
+struct test_ctx {
+	void (*out)(const char *line);
+};
+
+static int test_parent(void *ctx, const char *devpath, char *buf, size_t size)
+{
+	return udev_sysfs_ops.parent(NULL, devpath, buf, size);
+}
+
+static int test_property(void *ctx, const char *devpath, enum udev_property what, char *buf,
+			 size_t size)
+{
+	return udev_sysfs_ops.property(NULL, devpath, what, buf, size);
+}
+
+static int test_attr_read(void *ctx, const char *devpath, const char *attr, char *buf,
+			  size_t size)
+{
+	return udev_sysfs_ops.attr_read(NULL, devpath, attr, buf, size);
+}
+
+static int test_attr_write(void *ctx, const char *devpath, const char *attr, const char *value)
+{
+	return 0; /* shown by the trace, not written */
+}
+
+static void test_trace(void *ctx, const char *line)
+{
+	struct test_ctx *t = ctx;
+
+	t->out(line);
+}
+
+static const struct udev_device_ops test_ops = {
+	.parent = test_parent,
+	.property = test_property,
+	.attr_read = test_attr_read,
+	.attr_write = test_attr_write,
+	.import_builtin = udev_builtin_import,
+	.trace = test_trace,
+};
+
+/* ACTION, DEVPATH, SUBSYSTEM, then the uevent file's lines. */
+static int test_env(const char *devpath, const char *action, char *buf, size_t size,
+		    char **envp)
+{
+	char subsys[64];
+	size_t n;
+	int i = 0, err;
+
+	err = udev_sysfs_ops.property(NULL, devpath, UDEV_PROP_SUBSYSTEM, subsys, sizeof(subsys));
+	if (err)
+		return err;
+	n = scnprintf(buf, size, "ACTION=%s", action) + 1;
+	n += scnprintf(buf + n, size - n, "DEVPATH=%s", devpath) + 1;
+	n += scnprintf(buf + n, size - n, "SUBSYSTEM=%s", subsys) + 1;
+	if (udev_sysfs_ops.attr_read(NULL, devpath, "uevent", buf + n, size - n) < 0)
+		buf[n] = '\0';
+	for (char *p = buf; p < buf + n && i < NUM_ENVP - 1; p += strlen(p) + 1)
+		envp[i++] = p;
+	for (char *p = buf + n, *nl; *p && i < NUM_ENVP - 1; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		envp[i++] = p;
+	}
+	envp[i] = NULL;
+	return 0;
+}
+
+int udevd_test(const char *devpath, const char *action, void (*out)(const char *line))
+{
+	struct {
+		struct udev_event ev;
+		char buf[SYSFS_PAGE_SIZE + 256];
+		char *envp[NUM_ENVP];
+		char line[UDEV_VALUE_MAX + 16];
+	} *t = kmalloc(sizeof(*t));
+	struct test_ctx ctx = { out };
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	err = test_env(devpath, action, t->buf, sizeof(t->buf), t->envp);
+	if (!err)
+		err = udev_event_init(&t->ev, &test_ops, &ctx, t->envp);
+	if (!err) {
+		err = udev_rules_apply(&rules, &t->ev);
+		set_devlinks(&t->ev);
+		for (int i = 0; i < t->ev.nr_env; i++)
+			out(t->ev.env[i]);
+		for (int i = 0; i < t->ev.nr_run; i++) {
+			scnprintf(t->line, sizeof(t->line), "run: '%s'", t->ev.run[i]);
+			out(t->line);
+		}
+		udev_event_free(&t->ev);
+	}
+	kfree(t);
+	return err;
+}

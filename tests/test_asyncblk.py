@@ -1,0 +1,167 @@
+"""test_asyncblk.py: many requests in flight. `blk bench --depth N` through the
+asynchronous block API: data written and read at depth 32-64 is right (checked
+in the guest with --verify and on the host in the image), a ring smaller than
+the depth makes submitters wait, an I/O error at depth reaches the caller and
+leaves nothing in flight, and Ctrl-C in a deep bench drains and returns.
+Behaviour only: the figures are make bench's business."""
+import array
+import re
+import time
+
+import kobold
+from test_virtio import disk, image, sh
+
+WORDS = 128  # 32-bit words in a sector
+
+
+def pattern(first_sector, count):
+    """The --verify pattern: word i of sector s holds s * 128 + i."""
+    a = array.array("I", range(first_sector * WORDS, (first_sector + count) * WORDS))
+    return a.tobytes()
+
+
+def in_flight(k, name):
+    return int(sh(k, "cat /sys/class/block/%s/stat" % name).split()[8])
+
+
+def test_deep_queues_keep_the_data_right(boot_with, tmp_path):
+    stamped = image(tmp_path, "p.img", 8, pattern(0, 8 * 2048))
+    blank = image(tmp_path, "z.img", 4)
+    small = image(tmp_path, "s.img", 2)
+    args = disk(stamped, "d0", "", ",cache=none,aio=threads") + disk(blank, "d1") + \
+        disk(small, "d2", ",queue-size=4")
+    k = boot_with(qemu_args=args)
+    assert sh(k, "cat /sys/class/block/vda/queue/nr_requests").strip() == "256"
+    # Random reads at depth 32, each block checked against what the host wrote.
+    out = sh(k, "blk bench vda read rand 4 4 --depth 32 --verify")
+    assert "depth=32" in out and "1024 blocks checked against the pattern" in out, out
+    out = sh(k, "blk bench vda read seq 1024 8 --depth 4 --verify")
+    assert "8 blocks checked against the pattern" in out, out
+    # The check can fail: a blank disk does not hold the pattern.
+    assert "does not hold the pattern" in k.run("blk bench vdb read rand 4 1 --depth 32 --verify")
+    # Written at depth 64, read back at depth 64 through random offsets.
+    out = sh(k, "blk bench vdb write seq 4 4 --depth 64 --verify")
+    assert "1024 blocks written with the pattern" in out, out
+    out = sh(k, "blk bench vdb read rand 4 4 --depth 64 --verify")
+    assert "1024 blocks checked against the pattern" in out, out
+    # A ring of 4 descriptors takes 4 requests: the other 60 wait for completions.
+    assert sh(k, "cat /sys/class/block/vdc/queue/nr_requests").strip() == "4"
+    out = sh(k, "blk bench vdc write rand 64 2 --depth 64 --verify")
+    assert "32 blocks written with the pattern" in out, out
+    assert "32 blocks written" in sh(k, "blk bench vdc write seq 64 2 --depth 64 --verify")
+    out = sh(k, "blk bench vdc read rand 4 1 --depth 64 --verify")
+    assert "256 blocks checked against the pattern" in out, out
+    for name in ("vda", "vdb", "vdc"):
+        assert in_flight(k, name) == 0
+    k.send("poweroff\r")
+    k.wait_exit()
+    with open(blank, "rb") as f:
+        assert f.read() == pattern(0, 4 * 2048)
+
+
+def test_depth_is_checked(kernel):
+    for bad in ("0", "129", "x", ""):
+        out = kernel.run("blk bench sbd0 read seq 4 1 --depth %s" % bad)
+        assert re.search(r"blk: invalid depth '%s' \(1-128\)" % re.escape(bad), out), out
+    out = kernel.run("blk bench sbd0 read rand 4 1 --depth 128 --verify")
+    assert "does not hold the pattern" in out   # a RAM disk starts zeroed
+    out = kernel.run("blk bench sbd0 write rand 4 1 --depth 16")
+    assert re.search(r"sbd0 write rand bs=4K depth=16: 1048576 bytes in [\d.]+ ms", out), out
+
+
+def test_an_error_at_depth_reaches_the_caller(boot_with, tmp_path):
+    conf = tmp_path / "blkdebug.conf"
+    conf.write_text('[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "808"\n')
+    img = image(tmp_path, "e.img", 1, pattern(0, 2048))
+    k = boot_with(qemu_args=["-drive", "file=blkdebug:%s:%s,if=none,id=d0,format=raw" % (conf, img),
+                             "-device", "virtio-blk-pci,drive=d0"])
+    out = k.run("blk bench vda read seq 4 1 --depth 32 --verify")
+    assert "blk: vda: Input/output error" in out, out
+    assert in_flight(k, "vda") == 0
+    # Every time, and only there: the sectors around it read fine.
+    assert "blk: vda: Input/output error" in k.run("blk bench vda read rand 4 1 --depth 32")
+    assert in_flight(k, "vda") == 0
+    assert "blk: vda: Input/output error" in k.run("blk read vda 808")
+    assert "|" in sh(k, "blk read vda 807") and "|" in sh(k, "blk read vda 809")
+    assert sh(k, "blk write vda 0 still writable") == ""
+    assert "|still writable" in sh(k, "blk read vda 0")
+
+
+def test_ctrl_c_stops_a_deep_bench_and_drains(boot_with, tmp_path):
+    img = image(tmp_path, "c.img", 64)
+    k = boot_with(qemu_args=disk(img, "d0"))
+    k.send("blk bench vda read rand 4 4096 --depth 32\r")
+    time.sleep(1.5)
+    k.send("\x03")
+    k.wait_prompt()
+    assert "^C" in k.output()
+    assert "IOPS" not in k.output()
+    assert in_flight(k, "vda") == 0
+    assert "depth=32" in sh(k, "blk bench vda read seq 4 1 --depth 32")
+
+
+def interrupts(k):
+    """{handler names: (irq, count, controller)} from /proc/interrupts."""
+    out = sh(k, "cat /proc/interrupts")
+    lines = out.rstrip("\n").split("\n")
+    assert lines[0] == "           CPU0       ", lines
+    assert re.match(r"^ERR: +\d+$", lines[-1]), lines
+    rows = {}
+    for line in lines[1:-1]:
+        m = re.match(r"^ *(\d+): +(\d+) +(\S+)  (.+)$", line)
+        assert m, line
+        rows[m.group(4)] = (int(m.group(1)), int(m.group(2)), m.group(3))
+    return rows
+
+
+def line_of(rows, name):
+    """The row whose handler list names name (INTx lines may be shared)."""
+    found = [v for k, v in rows.items() if name in k.split(", ")]
+    assert len(found) == 1, (name, rows)
+    return found[0]
+
+
+def test_msix_and_intx_each_count_on_their_own_vector(boot_with, tmp_path):
+    args = disk(image(tmp_path, "m.img", 4), "d0", ",addr=0x4") + \
+        disk(image(tmp_path, "i.img", 4), "d1", ",addr=0x5,vectors=0") + \
+        disk(image(tmp_path, "l.img", 4), "d2", ",addr=0x6,disable-modern=on")
+    k = boot_with(qemu_args=args)
+    rows = interrupts(k)
+    assert line_of(rows, "timer")[0] == 0 and line_of(rows, "timer")[2] == "XT-PIC"
+    assert line_of(rows, "cascade")[:1] == (2,)
+    # vda: MSI-X, a vector for the config change and one for the queue.
+    assert line_of(rows, "virtio0-config")[2] == "PCI-MSI-X"
+    assert line_of(rows, "virtio0-requests")[2] == "PCI-MSI-X"
+    # vdb (no MSI-X table) and vdc (legacy interface) fall back to INTx.
+    assert not [n for n in rows if n.startswith(("virtio1-", "virtio2-"))], rows
+    assert line_of(rows, "0000:00:05.0")[2] == "XT-PIC"
+    assert "[vdc] 8192 512-byte logical blocks, legacy transport" in k.run("dmesg")
+    for name, moves, still in (("vda", "virtio0-requests", "0000:00:04.0"),
+                               ("vdb", "0000:00:05.0", "virtio0-requests"),
+                               ("vdc", "0000:00:06.0", "virtio0-requests")):
+        before = interrupts(k)
+        out = sh(k, "blk bench %s write rand 4 1 --depth 8 --verify" % name)
+        assert "256 blocks written" in out, out
+        out = sh(k, "blk bench %s read rand 4 1 --depth 8 --verify" % name)
+        assert "256 blocks checked" in out, out
+        after = interrupts(k)
+        assert line_of(after, moves)[1] > line_of(before, moves)[1], (name, before, after)
+        assert line_of(after, still)[1] == line_of(before, still)[1], (name, before, after)
+    # After rmmod the vectors are gone; modprobe asks for them again.
+    assert sh(k, "rmmod virtio_blk") == ""
+    assert "virtio0-requests" not in sh(k, "cat /proc/interrupts")
+    assert sh(k, "modprobe virtio_blk") == ""
+    assert line_of(interrupts(k), "virtio0-requests")[2] == "PCI-MSI-X"
+
+
+def test_rmmod_with_reads_in_flight_ends_each_once(tmp_path):
+    # QEMU lets 5 reads a second through: the 32 are still in the device at rmmod.
+    img = image(tmp_path, "t.img", 1)
+    status, out = kobold.run_to_exit(
+        "test=virtblk_inflight loglevel=3", timeout=120,
+        qemu_args=["-drive", "file=%s,if=none,id=d0,format=raw,throttling.iops-total=5" % img,
+                   "-device", "virtio-blk-pci,drive=d0"])
+    cases = kobold.parse_ktap(out)
+    assert cases.get("virtblk_inflight.rmmod_with_reads_in_flight", (False, out[-3000:]))[0], out[-3000:]
+    assert re.search(r"# \d+ of 32 reads ended by the removal", out), out[-3000:]
+    assert status == kobold.EXIT_SUCCESS, out[-3000:]

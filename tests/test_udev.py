@@ -1,0 +1,126 @@
+"""test_udev.py: udevd runs the rules on every event as deferred work: the
+built-in by-id and by-path links of virtio disks, a user's rules file read
+after `udevadm control --reload` (SYMLINK, MODE, RUN, ATTR, a bad line
+reported by file:line), UDEV lines in a live monitor for a QEMU device_add,
+`udevadm test`, `trigger`, `settle`, and the links gone after device_del.
+One QEMU boot for the scenario."""
+import re
+import time
+
+from test_virtio import disk, image, qemu_has_slot, sh
+
+RULES = "/etc/udev/rules.d/50-x.rules"
+
+
+def test_rules_links_run_and_monitor_for_a_hot_added_disk(boot_with, tmp_path):
+    mon = str(tmp_path / "mon.sock")
+    args = disk(image(tmp_path, "a.img", 1), "d0", ",serial=bootdisk")
+    args += ["-drive", "file=%s,if=none,id=hp0,format=raw" % image(tmp_path, "h.img", 2)]
+    k = boot_with(qemu_args=args, monitor=mon)
+
+    # The built-in rules ran on the boot's events: links for vda.
+    assert sh(k, "readlink /dev/disk/by-id/virtio-bootdisk") == "../../vda\n"
+    assert sh(k, "readlink /dev/disk/by-path/pci-0000:00:04.0") == "../../vda\n"
+    assert sh(k, "ls /dev/disk/by-id") == "virtio-bootdisk\n"  # sbd0 has no serial
+
+    # A rules file written in the shell, one bad line among good ones.
+    assert sh(k, "ls /etc/udev/rules.d") == ""  # there, empty, at boot
+    lines = ['# my rules',
+             'KERNEL=="vd*[!0-9]", SUBSYSTEM=="block", SYMLINK+="my/$kernel my/%k-again", \\',
+             '  MODE="0640"',
+             'KERNEL="oops"',
+             'KERNEL=="vdb", RUN+="echo hello from $kernel $attr{serial} > /tmp/run.txt"',
+             'SUBSYSTEM=="sbd", KERNEL=="sbd*", ATTR{ro}="1"',
+             'SUBSYSTEM=="pci", ACTION=="add", RUN+="ps > /tmp/ps.txt"']
+    for i, line in enumerate(lines):
+        assert sh(k, "echo '%s' %s %s" % (line, ">" if i == 0 else ">>", RULES)) == ""
+    assert "my" not in sh(k, "ls /dev").split()
+    out = k.run("udevadm control --reload")
+    assert "udevd: /etc/udev/rules.d/50-x.rules:4: KERNEL cannot take the operator =" in out, out
+
+    # udevadm test: what the rules would do, nothing done.
+    out = sh(k, "udevadm test /sys/class/block/vda")
+    assert '/etc/udev/rules.d/50-x.rules:2 SYMLINK+="my/vda my/vda-again"\n' in out, out
+    assert '(built-in)/60-persistent-storage.rules:5 SYMLINK+="disk/by-id/virtio-bootdisk"\n' in out
+    assert "DEVLINKS=/dev/my/vda /dev/my/vda-again /dev/disk/by-id/virtio-bootdisk " \
+        "/dev/disk/by-path/pci-0000:00:04.0\n" in out, out
+    assert "ls: cannot access" in k.run("ls /dev/my")
+    out = sh(k, "udevadm test /sys/bus/virtio/devices/virtio0")  # a link to the device
+    assert "DEVPATH=/devices/pci0000:00/0000:00:04.0/virtio0\n" in out, out
+    assert "(built-in)/80-drivers.rules:2 RUN{builtin}+=\"kmod load\"\n" in out, out
+    assert out.endswith("run: 'kmod load'\n"), out
+
+    # device_add: UDEV lines after the KERNEL ones, in a live monitor.
+    k.run("trace on")
+    k.send("udevadm monitor --udev -s block\r")
+    k.expect("monitor will print the received events for:\r*\n"
+             "UDEV - the event which udev sends out after rule processing\r*\n\r*\n")
+    k.monitor("device_add virtio-blk-pci,drive=hp0,id=hot0,addr=0x6,serial=hotone")
+    k.expect(r"UDEV  \[\d+\.\d{6}\] add      /class/block/vdb \(block\)\r*\n")
+    k.child.send("\x03")
+    k.wait_prompt()
+    out = k.output()
+    assert "KERNEL[" not in out and "(pci)" not in out, out
+    k.run("trace off")
+    log = k.run("dmesg")  # the chain: SCI, work, scan, probe, class device, event, rule, link
+    chain = ["acpi_sci_interrupt GPE 1", "acpiphp_check_bus", "class_device_add /class/block/vdb",
+             "kobject_hotplug /class/block/vdb add", "udev_rules_apply /class/block/vdb add",
+             "udev_node_add_link /dev/disk/by-id/virtio-hotone ../../vdb"]
+    at = [log.find("trace: " + c) for c in chain]
+    assert -1 not in at and at == sorted(at), list(zip(chain, at))
+
+    assert sh(k, "readlink /dev/my/vdb") == "../vdb\n"
+    assert sh(k, "readlink /dev/my/vdb-again") == "../vdb\n"
+    assert sh(k, "readlink /dev/disk/by-id/virtio-hotone") == "../../vdb\n"
+    assert sh(k, "readlink /dev/disk/by-path/pci-0000:00:06.0") == "../../vdb\n"
+    assert re.search(r"^brw-r----- +253, +16 vdb$", sh(k, "ls -l /dev"), re.M)
+    assert sh(k, "cat /tmp/run.txt") == "hello from vdb hotone\n"
+    # ps, run by udevd for the PCI function's event: the virtio and block
+    # events wait behind it, so udevd's next run is pending.
+    ps = sh(k, "cat /tmp/ps.txt")
+    assert "    2 R    [events/0]\n" in ps, ps
+    assert "[events/0]: 1 work item pending\n  udevd_work_fn\n" in ps, ps
+    assert re.search(r"^ +\d+ udevd_work_fn$", sh(k, "ps"), re.M)
+    props = sh(k, "udevadm monitor --journal -p -s block")
+    assert "DEVNAME=vdb" in props
+
+    # ATTR{ro}="1" on a new sbd disk, after a modprobe.
+    assert sh(k, "cat /sys/class/sbd/sbd0/ro") == "0\n"  # loaded before the rules
+    assert sh(k, "rmmod sbd") == ""
+    k.run("modprobe sbd")
+    assert sh(k, "cat /sys/class/sbd/sbd0/ro") == "1\n"
+
+    # trigger re-applies the rules to devices that exist: vda gets my/vda now.
+    assert sh(k, "readlink /dev/my/vda").startswith("readlink:")
+    assert sh(k, "udevadm trigger --subsystem-match=block") == ""
+    assert sh(k, "udevadm settle") == ""
+    assert sh(k, "readlink /dev/my/vda") == "../vda\n"
+    assert "udevadm: unknown action 'bogus'" in k.run("udevadm trigger --action=bogus")
+    assert k.run("udevadm test /class/block/nope") == "udevadm: /class/block/nope: No such device\n"
+
+    # device_del: the device's links go, the other disk's stay.
+    k.monitor("device_del hot0")
+    for _ in range(40):
+        if not qemu_has_slot(k, 6):
+            break
+        time.sleep(0.05)
+    assert not qemu_has_slot(k, 6)
+    k.run("udevadm settle")  # takes the log lines the removal printed at the prompt
+    assert sh(k, "ls /dev/disk/by-id") == "virtio-bootdisk\n"
+    assert sh(k, "ls /dev/my") == "vda\nvda-again\n"
+    assert "pci-0000:00:06.0" not in sh(k, "ls /dev/disk/by-path")
+
+
+def test_monitor_prints_both_kinds_and_bad_options(kernel):
+    out = kernel.run("udevadm monitor --journal --udev")
+    assert out == "udevadm: --journal keeps the kernel's events only: drop --udev\n", out
+    out = kernel.run("udevadm control")
+    assert out == "usage: udevadm control --reload\n", out
+    out = kernel.run("udevadm test")
+    assert out.startswith("usage: udevadm test [--action=ACTION] DEVPATH"), out
+    kernel.send("udevadm monitor\r")
+    kernel.expect("monitor will print the received events for:\r*\n"
+                  "UDEV - the event which udev sends out after rule processing\r*\n"
+                  "KERNEL - the kernel uevent\r*\n\r*\n")
+    kernel.child.send("\x03")
+    kernel.wait_prompt()
