@@ -10,7 +10,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change (scripts/grade-class reports any other file), and the
 # lines it adds to the docs' transcripts marked <!-- check: labs="7" -->.
 FILES = ["drivers/char/kobold.c"]
-ADDS = [r"kobold( +\d+ +\d+)?", r"crw------- +\d+, +0 kobold"]
+ADDS = [r"kobold( +\d+ +\d+)?", r"crw------- +\d+, +0 kobold",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/kobold/kobold"]
 
 DEV = "/dev/kobold"
 SYS = "/sys/devices/virtual/kobold/kobold"
