@@ -18,12 +18,19 @@ SYS = "/sys/devices/virtual/kobold/kobold"
 INVALID = "echo: write error: Invalid argument"
 
 
-def node(s):
+def node(s, reads_end=True):
     """(major, minor) of /dev/kobold; fails the check unless it is a char device node
-    (so that no check's echo makes a plain file there)."""
+    (so that no check's echo makes a plain file there) and, with reads_end, unless
+    reading it comes to an end (or every cat would hang until the checker's timeout)."""
     out = s.text("ls -l " + DEV)
     m = re.fullmatch(r"c[-rw]{9} +(\d+), +(\d+) /dev/kobold", out)
     expect(m, "ls -l %s printed: %s (no character device node)" % (DEV, out))
+    if reads_end:
+        out = s.text("dd if=%s of=/dev/null bs=64 count=4" % DEV)
+        rec = re.match(r"(\d+)\+(\d+) records in", out)
+        expect(rec and int(rec.group(1)) + int(rec.group(2)) < 4,
+               "dd if=%s of=/dev/null bs=64 count=4 printed:\n%s\na read never returns 0 "
+               "(end of file), so cat would never end" % (DEV, out))
     return m.group(1), m.group(2)
 
 
@@ -38,7 +45,7 @@ def count(s):
 def node_exists(s):
     """/dev/kobold is a char device node with a dynamic major"""
     s.fresh()
-    major, _ = node(s)
+    major, _ = node(s, reads_end=False)
     expect(major not in ("0", "1", "4", "10", "253"), "major %s is another driver's: ask "
                                                       "for a free one" % major)
 
@@ -48,7 +55,7 @@ def sysfs_links(s):
     s.fresh()
     expect_eq(s.lines("ls -l /sys/class/kobold"),
               ["lrwxrwxrwx kobold -> ../../devices/virtual/kobold/kobold"], "ls -l /sys/class/kobold")
-    major, minor = node(s)
+    major, minor = node(s, reads_end=False)
     expect_eq(s.text("cat %s/dev" % SYS), "%s:%s" % (major, minor),
               "cat %s/dev (ls -l %s says %s, %s)" % (SYS, DEV, major, minor))
 
