@@ -149,6 +149,16 @@ struct gendisk *alloc_disk(void)
  * on (even if registering fails) its memory goes only through the block
  * class's release, at the last put_disk.
  */
+/* A table that cannot be read leaves the disk whole, and says why. */
+static void scan_partitions(struct gendisk *d)
+{
+	int err = rescan_partitions(d);
+
+	if (err)
+		pr_warn("%s: could not read the partition table: %s\n", d->disk_name,
+			kstrerror(err));
+}
+
 int add_disk(struct gendisk *d)
 {
 	int err;
@@ -180,7 +190,7 @@ int add_disk(struct gendisk *d)
 		(unsigned long long)d->capacity, (unsigned long long)d->capacity / 2,
 		d->read_only ? ", read-only" : "");
 	if (d->minors > 1)
-		rescan_partitions(d);	/* a table it cannot read leaves the disk whole */
+		scan_partitions(d);
 	return 0;
 
 out_group:

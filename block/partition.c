@@ -253,7 +253,13 @@ int rescan_partitions(struct gendisk *disk)
 	if (!state)
 		return -ENOMEM;
 	delete_partitions(disk);
-	*state = (struct parsed_partitions){ .name = disk->disk_name, .capacity = disk->capacity, .limit = disk->minors, .read_sector = read_disk_sector, .data = disk };
+	*state = (struct parsed_partitions){
+		.name = disk->disk_name,
+		.capacity = disk->capacity,
+		.limit = disk->minors,
+		.read_sector = read_disk_sector,
+		.data = disk,
+	};
 	ret = check_partition(state);
 	for (int n = 1; ret > 0 && n < disk->minors && n < PARSED_MAX_PARTS; n++)
 		if (state->parts[n].size &&
