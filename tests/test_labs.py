@@ -275,3 +275,30 @@ def test_lab6_starter_works_but_is_not_ported(base, workdir):
     assert r.stdout.count("FAIL  ") == 6, r.stdout
     assert "still uses the article's API: class_device" in r.stdout, r.stdout
     shutil.rmtree(starter, ignore_errors=True)
+
+
+def test_lab7_starter_fails_and_the_pin_check_can_fail(base, workdir):
+    """The lab 7 starter (a skeleton) builds with WERROR, loads and fails every check;
+    the reference solution without `.owner = THIS_MODULE` fails only the pinning check."""
+    tree, _ = base
+    variant = os.path.join(workdir, "lab7-starter")
+    shutil.copytree(tree, variant, symlinks=True)
+    target = os.path.join(variant, "drivers/char/kobold.c")
+    shutil.copy(os.path.join(ROOT, "labs", "lab7", "kobold.c"), target)
+    r = checker(variant, 7, build(variant))
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("FAIL  ") == len(labtree.load(7).CHECKS), r.stdout
+    assert "No such file or directory (no character device node)" in r.stdout, r.stdout
+
+    os.remove(target)
+    assert labtree.apply(variant, patch(7))[0]
+    with open(target) as f:
+        text = f.read()
+    assert "\t.owner = THIS_MODULE,\n" in text
+    with open(target, "w") as f:
+        f.write(text.replace("\t.owner = THIS_MODULE,\n", ""))
+    r = checker(variant, 7, build(variant))
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("FAIL  ") == 1, r.stdout
+    assert "FAIL  rmmod kobold is refused while /dev/kobold is open" in r.stdout, r.stdout
+    shutil.rmtree(variant, ignore_errors=True)

@@ -11,7 +11,8 @@ import kobold  # noqa: E402  (labcheck puts tests/ on the path)
 # What a solution may change (scripts/grade-class reports any other file), and the
 # lines it adds to the docs' transcripts marked <!-- check: labs="6" -->.
 FILES = ["drivers/misc/kthermo.c"]
-ADDS = [r"kthermo( +\d+ +\d+)?"]
+ADDS = [r"kthermo( +\d+ +\d+)?",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/kthermo/zone\d"]
 
 CLS = "/sys/class/kthermo"
 VIRT = "/sys/devices/virtual/kthermo"
