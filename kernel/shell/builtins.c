@@ -111,7 +111,7 @@ static int cmd_echo(int argc, char **argv)
 	sh_write("\n", 1);
 	return 0;
 }
-SHELL_COMMAND("echo", "[TEXT...]", "print TEXT (with > FILE: write it to an attribute)", cmd_echo);
+SHELL_COMMAND("echo", "[TEXT...]", "print TEXT (> FILE writes it to a file, >> FILE appends)", cmd_echo);
 
 static void print_record(u64 ts_ns, int level, const char *text, void *arg)
 {
