@@ -148,18 +148,26 @@ static struct sysfs_dirent *attr_lookup(const char *devpath, const char *attr)
 	return child(NULL, path, true);
 }
 
-static int udev_sysfs_attr_read(void *ctx, const char *devpath, const char *attr, char *buf,
-				size_t size)
+/* Opens devpath's attribute; the open file keeps what it needs counted. */
+static int attr_open(const char *devpath, const char *attr, struct sysfs_open_file **of)
 {
 	struct sysfs_dirent *sd = attr_lookup(devpath, attr);
-	struct sysfs_open_file *of;
-	ssize_t n;
 	int err;
 
 	if (!sd)
 		return -ENOENT;
-	err = sysfs_open(sd, 0, &of);
+	err = sysfs_open(sd, 0, of);
 	sysfs_put(sd);
+	return err;
+}
+
+static int udev_sysfs_attr_read(void *ctx, const char *devpath, const char *attr, char *buf,
+				size_t size)
+{
+	struct sysfs_open_file *of;
+	ssize_t n;
+	int err = attr_open(devpath, attr, &of);
+
 	if (err)
 		return err;
 	n = sysfs_read(of, buf, size - 1);
@@ -173,15 +181,10 @@ static int udev_sysfs_attr_read(void *ctx, const char *devpath, const char *attr
 static int udev_sysfs_attr_write(void *ctx, const char *devpath, const char *attr,
 				 const char *value)
 {
-	struct sysfs_dirent *sd = attr_lookup(devpath, attr);
 	struct sysfs_open_file *of;
 	ssize_t n;
-	int err;
+	int err = attr_open(devpath, attr, &of);
 
-	if (!sd)
-		return -ENOENT;
-	err = sysfs_open(sd, 0, &of);
-	sysfs_put(sd);
 	if (err)
 		return err;
 	n = sysfs_write(of, value, strlen(value));
