@@ -66,8 +66,11 @@ struct virtqueue *vring_new_virtqueue(unsigned int index, unsigned int num, unsi
 	vvq->notify = notify;
 	vvq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC);
 	vvq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
-	/* Interrupts on; with the event index, used_event says for which entry (§2.6.7). */
-	vvq->vring.avail->flags = 0;
+	/*
+	 * Interrupts on, unless nobody is called for them (§2.6.7: a hint, as
+	 * Linux's); with the event index, used_event says for which entry.
+	 */
+	vvq->vring.avail->flags = callback ? 0 : VRING_AVAIL_F_NO_INTERRUPT;
 	vring_used_event(&vvq->vring) = 0;
 	list_add_tail(&vvq->vq.list, &vdev->vqs);
 	return &vvq->vq;
