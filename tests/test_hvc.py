@@ -22,7 +22,7 @@ class Port:
                 break
             except (FileNotFoundError, ConnectionRefusedError):
                 time.sleep(0.05)
-        self.s.settimeout(0.2)
+        self.s.settimeout(0.05)
         self.buf = b""
 
     def send(self, text):
@@ -48,7 +48,7 @@ class Port:
 
     def drain(self):
         """Whatever has arrived by now."""
-        time.sleep(0.3)
+        time.sleep(0.1)
         try:
             while True:
                 data = self.s.recv(65536)
