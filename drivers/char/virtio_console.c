@@ -16,7 +16,6 @@
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
-#include <kobold/time.h>
 #include <kobold/tty.h>
 #include <kobold/virtio.h>
 #include <kobold/virtio_config.h>
