@@ -230,8 +230,11 @@ static DRIVER_ATTR(bind, S_IWUSR, NULL, driver_bind);
 /* As Linux 2.6.13 on: every driver of every bus gets the two files. */
 int add_bind_files(struct device_driver *drv)
 {
-	return driver_create_file(drv, &driver_attr_unbind) ?:
-	       driver_create_file(drv, &driver_attr_bind);
+	int err = driver_create_file(drv, &driver_attr_unbind);
+
+	if (!err)
+		err = driver_create_file(drv, &driver_attr_bind);
+	return err;
 }
 
 static int add_bus_attrs(struct bus_type *bus)

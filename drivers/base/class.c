@@ -223,11 +223,13 @@ static int class_hotplug(struct kset *kset __unused, struct kobject *kobj, char 
 	struct class_device *cd = to_class_dev(kobj);
 	int i = 0, len = 0, err = 0;
 
-	if (cd->devt)
+	if (cd->devt) {
 		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-					  "MAJOR=%u", MAJOR(cd->devt)) ?:
-		      add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-					  "MINOR=%u", MINOR(cd->devt));
+					  "MAJOR=%u", MAJOR(cd->devt));
+		if (!err)
+			err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+						  "MINOR=%u", MINOR(cd->devt));
+	}
 	if (!err && cd->class->hotplug)
 		err = cd->class->hotplug(cd, &envp[i], num_envp - i, &buffer[len],
 					 buffer_size - len);

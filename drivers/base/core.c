@@ -96,10 +96,13 @@ static int dev_uevent_vars(struct device *dev, struct kobj_uevent_env *env)
 {
 	int err = 0;
 
-	if (dev->devt)
-		err = add_uevent_var(env, "MAJOR=%u", MAJOR(dev->devt)) ?:
-		      add_uevent_var(env, "MINOR=%u", MINOR(dev->devt)) ?:
-		      (dev->class ? dev_add_devname(dev, env) : 0);
+	if (dev->devt) {
+		err = add_uevent_var(env, "MAJOR=%u", MAJOR(dev->devt));
+		if (!err)
+			err = add_uevent_var(env, "MINOR=%u", MINOR(dev->devt));
+		if (!err && dev->class)
+			err = dev_add_devname(dev, env);
+	}
 	if (!err && dev->driver)
 		err = add_uevent_var(env, "DRIVER=%s", dev->driver->name);
 	if (!err && dev->class && dev->class->dev_uevent)
@@ -400,8 +403,11 @@ int device_add(struct device *dev)
 	err = kobject_add(&dev->kobj);
 	if (err)
 		goto out_glue;
-	err = device_add_attrs(dev) ?: (dev->class ? device_add_class_symlinks(dev) : 0) ?:
-	      bus_add_device(dev);
+	err = device_add_attrs(dev);
+	if (!err && dev->class)
+		err = device_add_class_symlinks(dev);
+	if (!err)
+		err = bus_add_device(dev);
 	if (err)
 		goto out_del;
 	device_pm_add(dev);
@@ -524,7 +530,12 @@ static struct device *device_create_vargs(struct class *cls, struct device *pare
 	dev->groups = groups;
 	dev_set_drvdata(dev, drvdata);
 	n = vsnprintf(dev->bus_id, BUS_ID_SIZE, fmt, ap);
-	err = n >= BUS_ID_SIZE ? -ENAMETOOLONG : n <= 0 ? -EINVAL : device_add(dev);
+	if (n >= BUS_ID_SIZE)
+		err = -ENAMETOOLONG;
+	else if (n <= 0)
+		err = -EINVAL;
+	else
+		err = device_add(dev);
 	if (err) {
 		pr_err("device_create: %s: error %d\n", dev->bus_id, err);
 		put_device(dev);

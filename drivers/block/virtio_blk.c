@@ -201,10 +201,11 @@ static int virtblk_wait(struct virtblk_req *vbr)
 static void virtblk_get_id(struct virtio_blk *vblk)
 {
 	u8 *id = kzalloc(VIRTIO_BLK_ID_BYTES);
-	struct virtblk_req *vbr = id ? virtblk_alloc_req(VIRTIO_BLK_T_GET_ID, 0, id,
-							  VIRTIO_BLK_ID_BYTES) : NULL;
+	struct virtblk_req *vbr = NULL;
 	int err;
 
+	if (id)
+		vbr = virtblk_alloc_req(VIRTIO_BLK_T_GET_ID, 0, id, VIRTIO_BLK_ID_BYTES);
 	if (!vbr) {
 		pr_warn("%s: no serial number: %s\n", vblk->disk->disk_name, kstrerror(-ENOMEM));
 		kfree(id);
@@ -422,8 +423,8 @@ MODULE_DEVICE_TABLE(virtio, id_table);
 
 /* What we implement; anything else the device offers stays unacknowledged. */
 static const unsigned int features[] = {
-	VIRTIO_BLK_F_SIZE_MAX, VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_RO,
-	VIRTIO_BLK_F_BLK_SIZE, VIRTIO_BLK_F_FLUSH,
+	VIRTIO_BLK_F_SIZE_MAX, VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_RO, VIRTIO_BLK_F_BLK_SIZE,
+	VIRTIO_BLK_F_FLUSH
 };
 
 static struct virtio_driver virtio_blk = {

@@ -61,8 +61,13 @@ struct virtqueue *vring_new_virtqueue(unsigned int index, unsigned int num, unsi
 	vring_init(&vvq->vring, num, pages, align);
 	for (unsigned int i = 0; i < num - 1; i++)
 		vvq->vring.desc[i].next = (u16)(i + 1);
-	vvq->vq = (struct virtqueue){ .callback = callback, .name = name, .vdev = vdev,
-				      .index = index, .num_free = num };
+	vvq->vq = (struct virtqueue){
+		.callback = callback,
+		.name = name,
+		.vdev = vdev,
+		.index = index,
+		.num_free = num,
+	};
 	vvq->notify = notify;
 	vvq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC);
 	vvq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);

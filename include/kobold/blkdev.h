@@ -15,7 +15,11 @@
 #define SECTOR_SHIFT 9
 #define DISK_NAME_LEN 32
 
-enum req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH };
+enum req_op {
+	REQ_OP_READ,
+	REQ_OP_WRITE,
+	REQ_OP_FLUSH,
+};
 
 struct gendisk;
 struct hd_struct;

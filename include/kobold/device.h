@@ -31,7 +31,9 @@ struct class_device;
 /* Linux 3.11's: NAME_show and NAME_store, modes 0644 and 0200. */
 #define __ATTR_RW(_name) __ATTR(_name, S_IRUGO | S_IWUSR, _name##_show, _name##_store)
 #define __ATTR_WO(_name) __ATTR(_name, S_IWUSR, NULL, _name##_store)
+/* clang-format off */
 #define __ATTR_NULL { .attr = { .name = NULL } }	/* ends attribute arrays */
+/* clang-format on */
 
 /* What a suspend is for (2.6.11's pm_message_t; PM_EVENT_* in <linux/pm.h>). */
 typedef struct pm_message {

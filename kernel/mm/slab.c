@@ -117,8 +117,7 @@ static void print_track(const char *label, const void *const *track)
 static const char *cache_name(struct kmalloc_hdr *h)
 {
 	static const char *const names[NR_CLASSES] = {
-		"kmalloc-64", "kmalloc-128", "kmalloc-256",
-		"kmalloc-512", "kmalloc-1k", "kmalloc-2k",
+		"kmalloc-64", "kmalloc-128", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k"
 	};
 
 	return h->cls < NR_CLASSES ? names[h->cls] : "kmalloc-pages";
@@ -162,8 +161,9 @@ static bool check_poison(struct kmalloc_hdr *h)
 
 static const u8 *redzone_damage(struct kmalloc_hdr *h)
 {
-	return find_not(h->redzone, REDZONE_LEN, REDZONE) ?:
-	       find_not(payload(h) + h->size, REDZONE_LEN, REDZONE);
+	const u8 *before = find_not(h->redzone, REDZONE_LEN, REDZONE);
+
+	return before ?: find_not(payload(h) + h->size, REDZONE_LEN, REDZONE);
 }
 
 /* A live object's red zones must be intact: else report, and restore them. */
@@ -173,8 +173,10 @@ static bool check_redzones(struct kmalloc_hdr *h)
 
 	if (!bad)
 		return true;
-	report_corruption(h, bad < payload(h) ? "red zone before the object overwritten (buffer underflow)"
-					      : "red zone overwritten (buffer overflow)", bad);
+	if (bad < payload(h))
+		report_corruption(h, "red zone before the object overwritten (buffer underflow)", bad);
+	else
+		report_corruption(h, "red zone overwritten (buffer overflow)", bad);
 	memset(h->redzone, REDZONE, REDZONE_LEN);
 	memset(payload(h) + h->size, REDZONE, REDZONE_LEN);
 	printk(KERN_ERR "  FIX %s: red zones restored\n", cache_name(h));

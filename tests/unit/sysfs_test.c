@@ -407,8 +407,11 @@ static void owned_cd_release(struct class_device *cd)
 /* 2.6.16's rule: the core's uevent and dev files of a class device pin the class's owner. */
 static void class_device_files_pin_the_class_owner(struct ktest *t)
 {
-	static struct class owned = { .name = "ktest_owned", .owner = &owner_mod,
-				      .release = owned_cd_release };
+	static struct class owned = {
+		.name = "ktest_owned",
+		.owner = &owner_mod,
+		.release = owned_cd_release,
+	};
 	struct class_device *cd = kzalloc(sizeof(*cd));
 	struct sysfs_open_file *of;
 

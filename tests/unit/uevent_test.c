@@ -36,8 +36,11 @@ static void free_cd(struct class_device *cd)
 	kfree(cd);
 }
 
-static struct class kt_uclass = { .name = "ktest_uevent", .hotplug = kt_hotplug,
-				  .release = free_cd };
+static struct class kt_uclass = {
+	.name = "ktest_uevent",
+	.hotplug = kt_hotplug,
+	.release = free_cd,
+};
 
 static struct class_device *cd_new(const char *id)
 {
