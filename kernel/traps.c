@@ -125,7 +125,7 @@ void trap_dispatch(struct pt_regs *regs)
 		irq_dispatch((int)regs->vector - IRQ_BASE);
 		return;
 	}
-	if (regs->vector == SPURIOUS_APIC_VECTOR) {	/* no EOI for it (SDM vol. 3, 10.9) */
+	if (regs->vector == SPURIOUS_APIC_VECTOR) { /* no EOI for it (SDM vol. 3, 10.9) */
 		irq_count_spurious();
 		return;
 	}

@@ -4,13 +4,13 @@
 struct fmt_out {
 	char *buf;
 	size_t size;
-	size_t len;	/* bytes the full output needs, even past size */
+	size_t len; /* bytes the full output needs, even past size */
 };
 
 struct fmt_spec {
 	bool left, zero, plus, space, alt;
 	int width;
-	int precision;	/* -1: none */
+	int precision; /* -1: none */
 };
 
 static void put(struct fmt_out *o, char c)

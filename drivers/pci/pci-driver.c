@@ -43,7 +43,7 @@ static int pci_device_probe(struct device *dev)
 
 	if (!id || !drv->probe)
 		return -ENODEV;
-	get_device(dev);	/* held while bound, as Linux does */
+	get_device(dev); /* held while bound, as Linux does */
 	pdev->driver = drv;
 	err = drv->probe(pdev, id);
 	if (err) {

@@ -11,7 +11,7 @@
 
 #define NR_IRQS_LEGACY 16
 #define NR_IRQS 48
-#define IRQ_BASE 32	/* IRQ n arrives as vector IRQ_BASE + n */
+#define IRQ_BASE 32 /* IRQ n arrives as vector IRQ_BASE + n */
 
 enum irqreturn {
 	IRQ_NONE,

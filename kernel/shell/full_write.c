@@ -16,7 +16,7 @@ ssize_t shell_full_write(struct sysfs_open_file *of, const char *buf, size_t len
 		if (n < 0)
 			return n;
 		if (n == 0)
-			return -ENOSPC;	/* no progress: an error, as full_write says, not a loop */
+			return -ENOSPC; /* no progress: an error, as full_write says, not a loop */
 		done += (size_t)n;
 	}
 	return (ssize_t)done;
