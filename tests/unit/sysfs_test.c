@@ -1,6 +1,7 @@
 /* sysfs_test.c: the sysfs tree: lookup, listing, attribute I/O, links, removal. */
 #include <kobold/device.h>
 #include <kobold/errno.h>
+#include <kobold/fs.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/ktest.h>
@@ -348,27 +349,27 @@ static void sysfs_read_serves_one_snapshot_by_offset(struct ktest *t)
 	sobj_remove(a);
 }
 
-/* A store() that takes less than it was given: the shell writes the rest. */
-static void shell_full_write_retries_short_stores(struct ktest *t)
+/* A store() that takes less than it was given: the shell writes the rest, through the VFS. */
+static void shell_write_all_retries_short_stores(struct ktest *t)
 {
 	struct sobj *a = sobj_add("ktest_short", NULL);
-	struct sysfs_open_file *of;
+	struct file *f;
 
 	KTEST_ASSERT_TRUE(t, a);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_short), 0);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_zero), 0);
 	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_short/short", "hello\n"), 2); /* write(2) */
 	a->stores = 0;
-	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_short/short", &of), 0);
-	KTEST_EXPECT_EQ(t, shell_full_write(of, "hello\n", 6), 6);
+	KTEST_ASSERT_EQ(t, vfs_open(NULL, "/sys/ktest_short/short", O_WRONLY, 0, &f), 0);
+	KTEST_EXPECT_EQ(t, shell_write_all(f, "hello\n", 6), 6);
 	KTEST_EXPECT_EQ(t, a->stores, 3); /* "he", "ll", "o\n" */
 	KTEST_EXPECT_STREQ(t, a->value, "o\n");
-	sysfs_close(of);
+	vfs_close(f);
 	a->stores = 0;
-	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_short/zero", &of), 0);
-	KTEST_EXPECT_EQ(t, shell_full_write(of, "1\n", 2), -ENOSPC); /* no endless loop */
+	KTEST_ASSERT_EQ(t, vfs_open(NULL, "/sys/ktest_short/zero", O_WRONLY, 0, &f), 0);
+	KTEST_EXPECT_EQ(t, shell_write_all(f, "1\n", 2), -ENOSPC); /* no endless loop */
 	KTEST_EXPECT_EQ(t, a->stores, 1);
-	sysfs_close(of);
+	vfs_close(f);
 	sobj_remove(a);
 }
 
@@ -597,7 +598,7 @@ static const struct ktest_case sysfs_cases[] = {
 	KTEST_CASE(sysfs_missing_callbacks_deny_access),
 	KTEST_CASE(sysfs_open_file_outlives_its_object),
 	KTEST_CASE(sysfs_read_serves_one_snapshot_by_offset),
-	KTEST_CASE(shell_full_write_retries_short_stores),
+	KTEST_CASE(shell_write_all_retries_short_stores),
 	KTEST_CASE(sysfs_open_pins_the_owner_module),
 	KTEST_CASE(class_device_files_pin_the_class_owner),
 	KTEST_CASE(sysfs_removed_file_gives_enodev),
