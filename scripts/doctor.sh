@@ -41,7 +41,7 @@ check py:pexpect python3-pexpect "make test" "pexpect (python3)"
 check git git "make test (labs)"
 check gdb gdb "make gdb, test"
 check dot graphviz "make graph, test"
-check clang-format clang-format "make format, test"
+check clang-format-19 clang-format-19 "make format, test"
 check clang clang "make fuzz, test"
 rt=$(clang -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
 check "$rt" libclang-rt-dev "make fuzz, test" "libFuzzer runtime"

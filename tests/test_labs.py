@@ -155,8 +155,8 @@ def orders():
 
 def test_solutions_compose_in_any_order(base, workdir):
     """Every order of the lab's solutions that can matter applies and gives the same
-    files; that tree builds, every checker passes on it, and so does every transcript
-    in the docs."""
+    files; that tree builds, its lab files are as .clang-format has them, every checker
+    passes on it, and so does every transcript in the docs."""
     tree, _ = base
     results = []
     for n, order in enumerate(orders()):
@@ -169,6 +169,9 @@ def test_solutions_compose_in_any_order(base, workdir):
     for lab in LABS:
         assert labtree.apply(solved, patch(lab))[0]
     kernel = build(solved)
+    sources = [f for f in labtree.lab_files() if f.endswith((".c", ".h"))]
+    r = labtree.sh(["make", "-s", "format-check", "FILES=" + " ".join(sources)], solved)
+    assert r.returncode == 0, "the solutions are not as .clang-format has them:\n" + r.stdout
     for lab in LABS:
         r = checker(solved, lab, kernel)
         assert r.returncode == 0, "with every lab solved, lab %d's checker fails:\n%s" % (lab, r.stdout)
