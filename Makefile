@@ -230,8 +230,10 @@ gdb-soak: deps debug-kernel
 	$(Q)KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL) KOBOLD_GDB_RUNS=$(N) $(PYTHON) -m pytest -q \
 		tests/test_gdb.py -k stepping
 
-# Tests: one pytest session whose last line is "N passed, N failed".
+# Tests: one pytest session whose last line is "N passed, N failed". Its test files
+# run TEST_JOBS at a time (pytest-xdist; a file's tests stay together, in order).
 TEST_ARGS ?=
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 .PHONY: test host-tests-bin deps
 # Every tool a test uses, so that no test skips or fails for a missing tool:
 # installed as root, or named with the apt-get command (scripts/need.sh).
@@ -241,6 +243,7 @@ deps:
 	$(NEED) $(PYTHON) python3 || status=1; \
 	$(NEED) py:pytest python3-pytest || status=1; \
 	$(NEED) py:pexpect python3-pexpect || status=1; \
+	$(NEED) py:xdist python3-pytest-xdist || status=1; \
 	$(NEED) git git || status=1; \
 	$(NEED) gdb gdb || status=1; \
 	$(NEED) dot graphviz || status=1; \
@@ -255,7 +258,7 @@ TEST_DEBUG_KERNEL := $(if $(filter 1,$(DEBUG)),$(KERNEL),debug-kernel)
 test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL)
 	$(Q)rm -f $(BUILD)/test-report.xml
 	$(Q)status=0; KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL) \
-		$(PYTHON) -m pytest -q --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
+		$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
 	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml; exit $$status
 
 # Further targets (bench, fuzz, labs, graph, ...) each live in their own mk/*.mk.

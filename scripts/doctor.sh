@@ -38,6 +38,7 @@ check mformat mtools "make iso, run-grub, test"
 check /usr/bin/python3 python3 "make test" python3
 check py:pytest python3-pytest "make test" "pytest (python3)"
 check py:pexpect python3-pexpect "make test" "pexpect (python3)"
+check py:xdist python3-pytest-xdist "make test" "pytest-xdist (python3)"
 check git git "make test (labs)"
 check gdb gdb "make gdb, test"
 check dot graphviz "make graph, test"

@@ -103,7 +103,8 @@ def test_make_test_installs_every_optional_tool_the_tests_use():
     out = make_n("deps")
     for tool, package in [("gdb", "gdb"), ("dot", "graphviz"), ("clang", "clang"),
                           ("clang-format-19", "clang-format-19"), ("git", "git"),
-                          ("py:pytest", "python3-pytest"), ("py:pexpect", "python3-pexpect")]:
+                          ("py:pytest", "python3-pytest"), ("py:pexpect", "python3-pexpect"),
+                          ("py:xdist", "python3-pytest-xdist")]:
         assert re.search(r"need\.sh %s %s( \|\||$)" % (re.escape(tool), re.escape(package)), out, re.M), (tool, out)
     assert "libclang-rt-dev" in out
     test = make_n("test")
