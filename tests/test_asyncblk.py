@@ -1,6 +1,7 @@
 """test_asyncblk.py: many requests in flight. `blk bench --depth N` through the
 asynchronous block API: data written and read at depth 32-64 is right (checked
-in the guest with --verify and on the host in the image), a ring smaller than
+in the guest with --verify and on the host in the image), the same through dd
+depth=64 on /dev/vda and /dev/vdb, a ring smaller than
 the depth makes submitters wait, an I/O error at depth reaches the caller and
 leaves nothing in flight, and Ctrl-C in a deep bench drains and returns.
 Behaviour only: the figures are make bench's business."""
@@ -39,6 +40,15 @@ def test_deep_queues_keep_the_data_right(boot_with, tmp_path):
     assert "8 blocks checked against the pattern" in out, out
     # The check can fail: a blank disk does not hold the pattern.
     assert "does not hold the pattern" in k.run("blk bench vdb read rand 4 1 --depth 32 --verify")
+    # dd depth=64 through /dev: the pattern read from vda into a file, written
+    # from it to the blank vdb, and checked there at depth 64.
+    out = sh(k, "dd if=/dev/vda of=/tmp/p bs=4k count=1024 depth=64")
+    assert "1024+0 records in\n1024+0 records out\n4194304 bytes" in out, out
+    out = sh(k, "dd if=/tmp/p of=/dev/vdb bs=4k --depth 64")
+    assert "1024+0 records in\n1024+0 records out\n4194304 bytes" in out, out
+    out = sh(k, "blk bench vdb read rand 4 4 --depth 64 --verify")
+    assert "1024 blocks checked against the pattern" in out, out
+    assert "depth=4 needs a block device" in sh(k, "dd if=/tmp/p of=/tmp/q depth=4")
     # Written at depth 64, read back at depth 64 through random offsets.
     out = sh(k, "blk bench vdb write seq 4 4 --depth 64 --verify")
     assert "1024 blocks written with the pattern" in out, out
@@ -80,6 +90,15 @@ def test_an_error_at_depth_reaches_the_caller(boot_with, tmp_path):
     assert in_flight(k, "vda") == 0
     # Every time, and only there: the sectors around it read fine.
     assert "blk: vda: Input/output error" in k.run("blk bench vda read rand 4 1 --depth 32")
+    assert in_flight(k, "vda") == 0
+    # dd at depth 32 stops at the first block that failed, as coreutils' dd does, with
+    # the blocks before it written out: the bad one is 4 KiB block 101, or one before it
+    # that QEMU merged into the same host request (virtio-blk merges adjacent requests).
+    out = sh(k, "dd if=/dev/vda of=/dev/null bs=4k depth=32")
+    m = re.search(r"^dd: error reading '/dev/vda': Input/output error\n(\d+)\+0 records in\n"
+                  r"(\d+)\+0 records out\n(\d+) bytes", out, re.M)
+    assert m and 101 - 32 < int(m.group(1)) <= 101, out
+    assert int(m.group(2)) == int(m.group(1)) and int(m.group(3)) == int(m.group(1)) * 4096, out
     assert in_flight(k, "vda") == 0
     assert "blk: vda: Input/output error" in k.run("blk read vda 808")
     assert "|" in sh(k, "blk read vda 807") and "|" in sh(k, "blk read vda 809")
