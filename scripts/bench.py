@@ -112,8 +112,27 @@ def kobold_dd(k, operands):
     return int(m.group(1)) / float(m.group(2)) / (1 << 20)
 
 
+DD_ROUNDS = int(os.environ.get("BENCH_DD_ROUNDS", "5"))
+# dd through /dev/vda beside blk bench: (label, KiB, MiB, depth)
+DD_ROWS = [("1M", 1024, 64, 1), ("4K", 4, 8, 1), ("4K", 4, 16, 32), ("64K", 64, 128, 32)]
+
+
+def dd_pair(k, op, kib, mib, depth, nodes):
+    """Median MiB/s of blk bench and of dd doing the same transfer, run in turns."""
+    count = mib * 1024 // kib
+    dev, other = "/dev/vda", nodes["null" if op == "read" else "zero"]
+    src, dst = (dev, other) if op == "read" else (other, dev)
+    blk, dd = [], []
+    for _ in range(DD_ROUNDS):
+        blk.append(kobold_io(k, "vda", op, "seq", kib, mib, depth)[0])
+        dd.append(kobold_dd(k, "if=%s of=%s bs=%dk count=%d%s"
+                            % (src, dst, kib, count, " depth=%d" % depth if depth > 1 else "")))
+    return statistics.median(blk), statistics.median(dd)
+
+
 def bench_dd(k):
-    """dd through /dev/vda beside blk bench: the VFS and block-node cost on top of the block layer."""
+    """dd through /dev/vda beside blk bench, same size, direction and depth, run in turns:
+    the VFS and block-node cost on top of the block layer."""
     have = k.run("ls /dev").split()
     nodes = {}
     for node, dev in (("null", "1 3"), ("zero", "1 5")):
@@ -121,13 +140,15 @@ def bench_dd(k):
         if node not in have:  # a kernel whose mem class makes no nodes: make them by hand
             nodes[node] = "/tmp/" + node
             k.run("mknod /tmp/%s c %s" % (node, dev))
-    null, zero = nodes["null"], nodes["zero"]
-    for label, kib, mib in (("1M", 1024, 64), ("4K", 4, 8)):
-        count = mib * 1024 // kib
-        add("virtio-blk", "dd read seq %s (/dev/vda)" % label,
-            kobold_dd(k, "if=/dev/vda of=%s bs=%dk count=%d" % (null, kib, count)), "MiB/s")
-        add("virtio-blk", "dd write seq %s (/dev/vda)" % label,
-            kobold_dd(k, "if=%s of=/dev/vda bs=%dk count=%d" % (zero, kib, count)), "MiB/s")
+    for label, kib, mib, depth in DD_ROWS:
+        for op in ("read", "write"):
+            if depth > 1 and op == "write":
+                continue
+            name = "%s seq %s%s" % (op, label, " depth %d" % depth if depth > 1 else "")
+            blk, dd = dd_pair(k, op, kib, mib, depth, nodes)
+            add("dd", "blk bench " + name, blk, "MiB/s")
+            add("dd", "dd " + name, dd, "MiB/s")
+            add("dd", "dd/blk " + name, round(100.0 * dd / blk, 1), "%")
 
 
 def bench_kobold_disks():
@@ -322,7 +343,7 @@ def ratio(a, b):
 
 
 def print_table():
-    head = "%-11s %-24s %10s %10s %10s %8s %8s  %s"
+    head = "%-11s %-30s %10s %10s %10s %8s %8s  %s"
     print(head % ("group", "row", "Kobold", "Linux", "host", "K/Linux", "K/host", "unit"))
     for r in rows:
         print(head % (r["group"], r["name"], fmt(r["kobold"], r["unit"]),
