@@ -124,7 +124,7 @@ def dd_pair(k, op, kib, mib, depth, nodes):
     count = mib * 1024 // kib
     dev, other = "/dev/vda", nodes["null" if op == "read" else "zero"]
     src, dst = (dev, other) if op == "read" else (other, dev)
-    blk, dd, fill = [], [], []
+    blk, dd, fill, made = [], [], [], []
     for i in range(DD_ROUNDS):  # in turns, each first every other round (the host caches)
         runs = [lambda: blk.append(kobold_io(k, "vda", op, "seq", kib, mib, depth)[0]),
                 lambda: dd.append(kobold_dd(k, "if=%s of=%s bs=%dk count=%d%s" % (
@@ -134,6 +134,8 @@ def dd_pair(k, op, kib, mib, depth, nodes):
         if op == "write":  # what dd spends making the data: /dev/zero to /dev/null
             fill.append(kobold_dd(k, "if=%s of=%s bs=%dk count=%d"
                                   % (other, nodes["null"], kib, count)))
+            # blk bench writing data it makes for each block (--verify's pattern), as dd does
+            made.append(kobold_io(k, "vda", op, "seq --verify", kib, mib, depth)[0])
     if os.environ.get("BENCH_DD_VERBOSE"):
         print("%s %dK depth %d: blk %s, dd %s, fill %s" % (op, kib, depth, blk, dd, fill))
     # The ratio of each round's pair (run back to back, under the same load), then the median;
@@ -141,7 +143,8 @@ def dd_pair(k, op, kib, mib, depth, nodes):
     ratio = statistics.median(d / b for b, d in zip(blk, dd))
     with_fill = statistics.median(d * (1 / b + 1 / f) for b, d, f in zip(blk, dd, fill)) \
         if fill else None
-    return statistics.median(blk), statistics.median(dd), ratio, with_fill
+    with_made = statistics.median(d / m for d, m in zip(dd, made)) if made else None
+    return statistics.median(blk), statistics.median(dd), ratio, with_fill, with_made
 
 
 def bench_dd(k):
@@ -159,12 +162,13 @@ def bench_dd(k):
             if depth > 1 and op == "write":
                 continue
             name = "%s seq %s%s" % (op, label, " depth %d" % depth if depth > 1 else "")
-            blk, dd, ratio, with_fill = dd_pair(k, op, kib, mib, depth, nodes)
+            blk, dd, ratio, with_fill, with_made = dd_pair(k, op, kib, mib, depth, nodes)
             add("dd", "blk bench " + name, blk, "MiB/s")
             add("dd", "dd " + name, dd, "MiB/s")
             add("dd", "dd/blk " + name, round(100.0 * ratio, 1), "%")
             if with_fill:
                 add("dd", "dd/(blk+fill) " + name, round(100.0 * with_fill, 1), "%")
+                add("dd", "dd/blk --verify " + name, round(100.0 * with_made, 1), "%")
 
 
 def bench_kobold_disks():
