@@ -191,7 +191,7 @@ def test_event_idx_never_stalls(boot_with, tmp_path):
     """virtio.event_idx=1: kicks and interrupts suppressed by index, on MSI-X and INTx.
     A lost kick or interrupt leaves a bench waiting for good: each run must end within
     its timeout. KOBOLD_EVENT_IDX_CYCLES (make stress-event-idx: 2,000) runs it longer."""
-    cycles = int(os.environ.get("KOBOLD_EVENT_IDX_CYCLES", "8"))
+    cycles = int(os.environ.get("KOBOLD_EVENT_IDX_CYCLES", "5"))
     args = disk(image(tmp_path, "x.img", 8), "d0", ",addr=0x4") + \
         disk(image(tmp_path, "y.img", 8), "d1", ",addr=0x5,vectors=0")
     k = boot_with("virtio.event_idx=1 loglevel=3", qemu_args=args)
