@@ -132,6 +132,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_err("virtio: initialisation failed\n");
 	if (virtio_rng_init())			/* virtio-rng-pci: hw_random in the misc class */
 		pr_err("virtio_rng: driver not registered\n");
+	if (acpi_scan_init())			/* /sys/firmware/acpi/namespace, from the DSDT */
+		pr_info("ACPI: no tables: no namespace in sysfs\n");
 	if (acpi_sci_init() == 0)		/* ACPI mode: the SCI and its events */
 		acpiphp_init();			/* QEMU's device_add/device_del as GPE 1 */
 	if (vtconsole_init())			/* the VGA console's device, in the newer API */

@@ -21,9 +21,11 @@ OWNERS = {
     "drivers/tty/serial_tty.c": ("/sys/devices/platform/serial8250 (the BIOS's COM ports)", []),
     "drivers/tty/8250.c": ("/sys/devices/platform/serial8250", []),
     "drivers/pci/access.c": ("the PCI host bridge, pci0000:00 (configuration mechanism #1)", [(0xcf8, 0xcff)]),
-    "drivers/pci/acpiphp.c": ("0000:00:01.3, the PIIX4 PM function (QEMU's hotplug registers)", [(0xae00, 0xae13)]),
+    "drivers/pci/acpiphp.c": ("ACPI/_SB/PCI0/PHPR in /sys/firmware/acpi/namespace (QEMU's hotplug registers)",
+                              [(0xae00, 0xae13)]),
     "drivers/virtio/virtio_pci_legacy.c": ("the virtio PCI function (its I/O BAR)", []),
-    "drivers/acpi/sci.c": ("the FADT's PM1 control, GPE0 block and SMI command port", []),
+    "drivers/acpi/sci.c": ("the FADT's PM1 control and SMI command port (the ACPI core's), the GPE0 block "
+                           "(ACPI/_SB/PCI0/GPE0 in the namespace)", []),
     "drivers/acpi/poweroff.c": ("the FADT's PM1 control (SLP_EN)", []),
     "kernel/panic.c": ("QEMU's isa-debug-exit, the test harness's exit port (not the PC's)", [(0xf4, 0xf7)]),
 }

@@ -1,8 +1,8 @@
 """test_sysdev.py: the 8259 path that `noapic` keeps (as Linux's noapic): the
 ISA lines and PCI INTx as XT-PIC lines in /proc/interrupts, each counting
 (timer, serial, keyboard, a virtio-blk disk without MSI-X, the SCI of a
-device_add), and the system devices without ioapic0, suspended by pm_test
-"core" after every other device. The I/O APIC path is covered in the
+device_add), the system devices without ioapic0, suspended by pm_test
+"core" after every other device, and the ACPI namespace in sysfs. The I/O APIC path is covered in the
 boots of test_power, test_asyncblk, test_hotplug and test_platform.
 One QEMU boot."""
 import re
@@ -57,3 +57,12 @@ def test_noapic_keeps_the_8259(boot_with, tmp_path):
     ticks = counts(k)["timer"][1]
     assert "|intx" in sh(k, "blk read vda 1")	# INTx works after the 8259's resume
     assert counts(k)["timer"][1] > ticks
+
+    # 2.6.0-2.6.18's /sys/firmware/acpi/namespace: the DSDT's device nodes, no events.
+    ns = "/sys/firmware/acpi/namespace/ACPI"
+    assert sh(k, "ls " + ns) == "PWRF\n_SB\n"	# QEMU's FADT: a fixed power button
+    pci0 = sh(k, "ls %s/_SB/PCI0" % ns).split()
+    assert {"GPE0", "PHPR", "S00", "S08", "S10"} <= set(pci0), pci0	# GPE0 and PHPR: the SCI's and acpiphp's ports
+    assert {"KBD", "RTC", "COM1"} <= set(sh(k, "ls %s/_SB/PCI0/S08" % ns).split())	# the PIIX3's ISA devices
+    assert sh(k, "ls %s/_SB/CPUS" % ns) == "C000\n"
+    assert "firmware" not in sh(k, "udevadm monitor --journal")

@@ -1,6 +1,6 @@
 /*
  * init.c: bringing the device model up (Linux 2.6's drivers/base/init.c):
- * sysfs, then /sys/kernel, /sys/devices, /sys/bus, /sys/class, the platform bus
+ * sysfs, then /sys/kernel, /sys/devices, /sys/bus, /sys/class, /sys/firmware, the platform bus
  * and /sys/devices/system with its cpu class.
  */
 #include <kobold/device.h>
@@ -49,6 +49,8 @@ int driver_init(void)
 		err = buses_init();
 	if (!err)
 		err = classes_init();
+	if (!err)
+		err = firmware_init();
 	if (!err)
 		err = platform_bus_init();
 	if (!err)
