@@ -10,7 +10,7 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change (scripts/grade-class reports any other file), and the
 # lines it adds to the docs' transcripts marked <!-- check: labs="9" -->.
 FILES = ["drivers/misc/kfan.c"]
-ADDS = [r"kfan( +\d+ +\d+)?",
+ADDS = [r"kfan(-fan\.\d)?( +\d+ +\d+)?",
         r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/platform/kfan(/kfan-fan\.\d)? kfan(-fan)?",
         r"\[ *\d+\.\d+\] trace: kfan_chip (power o(n|ff)|fan\d \d+ rpm)"]
 
