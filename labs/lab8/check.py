@@ -145,12 +145,14 @@ def unbind_bind(s):
 def no_leaks(s):
     """10 unbind/bind cycles, with a tone each time, leave memory and kobjects as they were"""
     machine(s)
+    input_dir(s)
     before = s.snapshot()
     for i in range(10):
         s.run("echo %d > %s/tone" % (100 + i, DEV))
         s.run(UNBIND)
         out = s.text(BIND)
         expect("error" not in out, "%s (cycle %d) printed: %s" % (BIND, i + 1, out))
+    input_dir(s)
     expect_same(before, s.snapshot())
 
 

@@ -152,6 +152,9 @@ def failed_suspend_undone(s):
 def no_leaks(s):
     """10 suspends and 10 rmmod/modprobe cycles leave memory and kobjects as they were"""
     s.fresh(APPEND)
+    drivers = s.ls("/sys/bus/platform/drivers")
+    expect("kfan" in drivers and "kfan-fan" in drivers, "ls /sys/bus/platform/drivers: %s "
+           "(is kfan loaded?)" % " ".join(drivers))
     s.run("echo devices > /sys/power/pm_test")
     before = s.snapshot()
     for i in range(10):
