@@ -127,7 +127,7 @@ void blk_submit(struct request *rq)
 	arch_local_irq_restore(flags);
 	err = d->fops->submit(d, rq);
 	if (err && !rq->done)
-		blk_end_request(rq, err);	/* refused: it never reached the device */
+		blk_end_request(rq, err); /* refused: it never reached the device */
 }
 
 int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
@@ -156,7 +156,7 @@ int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 		if (rq->done && rq->error)
 			break;
 	}
-	n = i < n ? i + 1 : n;	/* after a refusal, wait only for what went out */
+	n = i < n ? i + 1 : n; /* after a refusal, wait only for what went out */
 	for (i = 0; i < n; i++) {
 		blk_wait(&rqs[i]);
 		if (rqs[i].error && !err)

@@ -21,12 +21,12 @@
 #include <kobold/string.h>
 
 #define MAX_MAJOR 255
-#define DYNAMIC_MAJOR_FIRST 254	/* handed out downwards, as Linux does */
+#define DYNAMIC_MAJOR_FIRST 254 /* handed out downwards, as Linux does */
 #define DYNAMIC_MAJOR_LAST 234
 
 static const char *major_names[MAX_MAJOR + 1];
 static LIST_HEAD(all_disks);
-struct kset block_subsys;	/* /sys/block: a link per disk */
+struct kset block_subsys; /* /sys/block: a link per disk */
 
 static struct gendisk *cdev_to_disk(struct class_device *cd)
 {
@@ -173,7 +173,7 @@ int add_disk(struct gendisk *d)
 	}
 	d->cdev.class = &block_class;
 	d->cdev.dev = d->driverfs_dev;
-	d->cdev.devt = MKDEV(d->major, d->first_minor);	/* its "dev" file and /dev node */
+	d->cdev.devt = MKDEV(d->major, d->first_minor); /* its "dev" file and /dev node */
 	strscpy(d->cdev.class_id, d->disk_name, sizeof(d->cdev.class_id));
 	err = class_device_register(&d->cdev);
 	if (err)
@@ -205,9 +205,9 @@ void del_gendisk(struct gendisk *d)
 {
 	if (WARN(!d->registered, "del_gendisk: %s is not added", d->disk_name))
 		return;
-	delete_partitions(d);	/* children first: their remove events before the disk's */
+	delete_partitions(d); /* children first: their remove events before the disk's */
 	d->dead = true;
-	wake_up(&d->wait);	/* submitters waiting for room now fail with -ENODEV */
+	wake_up(&d->wait); /* submitters waiting for room now fail with -ENODEV */
 	d->registered = false;
 	list_del_init(&d->list);
 	sysfs_remove_link(&block_subsys.kobj, d->disk_name);
@@ -220,7 +220,7 @@ void put_disk(struct gendisk *d)
 	if (!d)
 		return;
 	if (d->cdev.kobj.state == KOBJ_STATE_NONE)
-		kfree(d);	/* never added: no kobject owns it yet */
+		kfree(d); /* never added: no kobject owns it yet */
 	else
 		class_device_put(&d->cdev);
 }
@@ -269,7 +269,7 @@ int genhd_init(void)
 	if (err)
 		return err;
 	kobject_set_name(&block_subsys.kobj, "block");
-	block_subsys.hotplug_ops = &part_hotplug_ops;	/* the partitions' events */
+	block_subsys.hotplug_ops = &part_hotplug_ops; /* the partitions' events */
 	err = kset_register(&block_subsys);
 	if (err)
 		class_unregister(&block_class);

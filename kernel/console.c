@@ -11,16 +11,16 @@
 #include <kobold/string.h>
 #include <kobold/workqueue.h>
 
-#define INPUT_SIZE 4096		/* a power of two: the indices wrap with a mask */
+#define INPUT_SIZE 4096 /* a power of two: the indices wrap with a mask */
 #define CTRL_C 0x03
 
 static struct console *consoles;
 static char input[INPUT_SIZE];
-static volatile unsigned int in_head, in_tail;	/* written by IRQs, read by the shell */
-static void (*unthrottle)(void);	/* a driver waiting for room in the queue */
-static void (*poll_input)(void);	/* a driver with no input interrupt */
-static volatile bool intr_pending;	/* Ctrl-C arrived and the shell has not taken it */
-static bool intr_echoed;		/* its ^C is on the screen already */
+static volatile unsigned int in_head, in_tail; /* written by IRQs, read by the shell */
+static void (*unthrottle)(void);	       /* a driver waiting for room in the queue */
+static void (*poll_input)(void);	       /* a driver with no input interrupt */
+static volatile bool intr_pending;	       /* Ctrl-C arrived and the shell has not taken it */
+static bool intr_echoed;		       /* its ^C is on the screen already */
 
 void register_console(struct console *con)
 {
@@ -86,7 +86,7 @@ int console_input(char c)
 	input[in_head] = c;
 	in_head = (in_head + 1) & (INPUT_SIZE - 1);
 	if (c == CTRL_C)
-		maybe_unthrottle();	/* the flush made room */
+		maybe_unthrottle(); /* the flush made room */
 	return 0;
 }
 
@@ -108,7 +108,7 @@ int console_trygetc(void)
 		c = (unsigned char)input[in_tail];
 		in_tail = (in_tail + 1) & (INPUT_SIZE - 1);
 		if (c == CTRL_C)
-			intr_pending = intr_echoed = false;	/* the line editor handles it */
+			intr_pending = intr_echoed = false; /* the line editor handles it */
 		maybe_unthrottle();
 	}
 	local_irq_restore(flags);
@@ -142,7 +142,7 @@ int console_getc(void)
 			continue;
 		local_irq_disable();
 		if (in_tail == in_head && !poll_input)
-			safe_halt();	/* sti; hlt: an interrupt cannot slip in between */
+			safe_halt(); /* sti; hlt: an interrupt cannot slip in between */
 		local_irq_enable();
 		cpu_relax();
 	}
@@ -163,7 +163,7 @@ bool signal_pending(void)
 		poll_input();
 	if (intr_pending && !intr_echoed) {
 		intr_echoed = true;
-		console_puts("^C\n");	/* at once, as a tty echoes it: undoing may take a while */
+		console_puts("^C\n"); /* at once, as a tty echoes it: undoing may take a while */
 	}
 	return intr_pending;
 }

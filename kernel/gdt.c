@@ -9,9 +9,9 @@ struct gdt_ptr {
 
 /* Intel SDM vol. 3, §3.4.5: base 0, limit 0xfffff in 4 KiB units, 32-bit. */
 static const u64 gdt[] = {
-	0,			/* the null descriptor */
-	0x00cf9a000000ffffULL,	/* 0x08: ring 0 code, execute/read */
-	0x00cf92000000ffffULL,	/* 0x10: ring 0 data, read/write */
+	0,		       /* the null descriptor */
+	0x00cf9a000000ffffULL, /* 0x08: ring 0 code, execute/read */
+	0x00cf92000000ffffULL, /* 0x10: ring 0 data, read/write */
 };
 
 void gdt_init(void)

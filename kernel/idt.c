@@ -12,7 +12,7 @@ struct idt_gate {
 	u16 offset_low;
 	u16 selector;
 	u8 zero;
-	u8 type_attr;	/* present, ring 0, 32-bit interrupt gate: 0x8e */
+	u8 type_attr; /* present, ring 0, 32-bit interrupt gate: 0x8e */
 	u16 offset_high;
 } __packed;
 

@@ -55,7 +55,7 @@ void pic_init(void)
 	outb(PIC2_DATA, 0x02);
 	outb(PIC1_DATA, 0x01);
 	outb(PIC2_DATA, 0x01);
-	outb(PIC1_DATA, 0xfb);	/* everything masked but the cascade */
+	outb(PIC1_DATA, 0xfb); /* everything masked but the cascade */
 	outb(PIC2_DATA, 0xff);
 	for (int i = 0; i < NR_IRQS_LEGACY; i++)
 		irq_desc[i].chip = "XT-PIC";
@@ -148,7 +148,7 @@ static bool spurious(int irq)
 	if (inb(cmd) & 0x80)
 		return false;
 	if (irq == 15)
-		outb(PIC1_CMD, PIC_EOI);	/* the master did see the cascade */
+		outb(PIC1_CMD, PIC_EOI); /* the master did see the cascade */
 	irq_count_spurious();
 	return true;
 }
@@ -167,7 +167,7 @@ static void handle(int irq)
 
 void irq_dispatch(int irq)
 {
-	if (irq >= NR_IRQS_LEGACY) {	/* a message: the APIC wants its EOI */
+	if (irq >= NR_IRQS_LEGACY) { /* a message: the APIC wants its EOI */
 		handle(irq);
 		apic_eoi();
 		return;

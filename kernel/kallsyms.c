@@ -20,7 +20,7 @@ bool ksym_lookup(u32 addr, const char **name, u32 *offset, u32 *size)
 	    addr >= (u32)kernel_text_end)
 		return false;
 	hi = ksym_count;
-	while (hi - lo > 1) {	/* the last symbol at or below addr */
+	while (hi - lo > 1) { /* the last symbol at or below addr */
 		mid = lo + (hi - lo) / 2;
 		if (ksym_addrs[mid] <= addr)
 			lo = mid;

@@ -77,59 +77,59 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 {
 	const char *cmdline = "";
 
-	serial_init();				/* output first: everything after can speak */
+	serial_init(); /* output first: everything after can speak */
 	vgacon_init();
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		panic("not started by a multiboot loader (magic %#x)", magic);
 	if (mbi->flags & MULTIBOOT_INFO_CMDLINE)
 		cmdline = (const char *)mbi->cmdline;
-	parse_boot_cmdline(cmdline);		/* loglevel= applies from here on */
+	parse_boot_cmdline(cmdline); /* loglevel= applies from here on */
 	pr_info("Kobold %s: a teaching kernel for the Linux device model\n", KOBOLD_VERSION);
 	pr_info("Console: serial ttyS0 and VGA; poweroff switches off (in QEMU's terminal, Ctrl-A X quits)\n");
 	if (mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
 		pr_info("Boot loader: %s\n", (const char *)mbi->boot_loader_name);
 	pr_info("Command line: %s\n", saved_command_line());
-	pc_bda_copy();				/* what we need of page 0, before it goes */
-	gdt_init();				/* flat segments we own */
-	idt_init();				/* exceptions now oops instead of rebooting */
-	pic_init();				/* IRQs 0-15 to vectors 32-47, all masked */
-	apic_init();				/* the local APIC, for MSI-X; the 8259 on its LINT0 */
-	page_alloc_init(mbi);			/* the multiboot map: last use of mbi */
-	serial_probe_bios_ports();		/* the BIOS's list of COM ports, in page 0 */
-	paging_init();				/* page 0 unmapped: NULL faults */
-	time_init();				/* PIT tick and calibrated TSC */
+	pc_bda_copy();		   /* what we need of page 0, before it goes */
+	gdt_init();		   /* flat segments we own */
+	idt_init();		   /* exceptions now oops instead of rebooting */
+	pic_init();		   /* IRQs 0-15 to vectors 32-47, all masked */
+	apic_init();		   /* the local APIC, for MSI-X; the 8259 on its LINT0 */
+	page_alloc_init(mbi);	   /* the multiboot map: last use of mbi */
+	serial_probe_bios_ports(); /* the BIOS's list of COM ports, in page 0 */
+	paging_init();		   /* page 0 unmapped: NULL faults */
+	time_init();		   /* PIT tick and calibrated TSC */
 	local_irq_enable();
-	if (driver_init())			/* sysfs, the device model's roots, the platform bus */
+	if (driver_init()) /* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
-	if (vfs_init())				/* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
+	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
-	proc_root_init();			/* /proc: interrupts */
-	if (!test_suites)			/* the self-tests count every allocation their events make */
-		udevd_init();			/* udev: rules for every event, run as deferred work */
-	chr_dev_init();				/* mem: null, zero, full, kmsg (char major 1) */
-	serial_tty_init();			/* ttyS0..3 (char 4:64..) for the BIOS's ports */
-	if (pm_init())				/* /sys/power: state and pm_test */
+	proc_root_init();     /* /proc: interrupts */
+	if (!test_suites)     /* the self-tests count every allocation their events make */
+		udevd_init(); /* udev: rules for every event, run as deferred work */
+	chr_dev_init();	      /* mem: null, zero, full, kmsg (char major 1) */
+	serial_tty_init();    /* ttyS0..3 (char 4:64..) for the BIOS's ports */
+	if (pm_init())	      /* /sys/power: state and pm_test */
 		pr_err("PM: /sys/power could not be made\n");
-	pc_devices_init();			/* the legacy devices: serial8250, i8042, rtc_cmos, vga */
-	legacy_drivers_init();			/* their drivers bind: serial input, keyboard */
-	if (genhd_init())			/* the block class */
+	pc_devices_init();     /* the legacy devices: serial8250, i8042, rtc_cmos, vga */
+	legacy_drivers_init(); /* their drivers bind: serial input, keyboard */
+	if (genhd_init())      /* the block class */
 		panic("the block layer could not start");
-	if (pci_init())				/* the pci bus: enumerate and register functions */
+	if (pci_init()) /* the pci bus: enumerate and register functions */
 		pr_err("pci: initialisation failed\n");
-	if (virtio_init())			/* the virtio bus and its PCI transport driver */
+	if (virtio_init()) /* the virtio bus and its PCI transport driver */
 		pr_err("virtio: initialisation failed\n");
-	if (virtio_rng_init())			/* virtio-rng-pci: hw_random in the misc class */
+	if (virtio_rng_init()) /* virtio-rng-pci: hw_random in the misc class */
 		pr_err("virtio_rng: driver not registered\n");
-	if (acpi_sci_init() == 0)		/* ACPI mode: the SCI and its events */
-		acpiphp_init();			/* QEMU's device_add/device_del as GPE 1 */
-	if (vtconsole_init())			/* the VGA console's device, in the newer API */
+	if (acpi_sci_init() == 0) /* ACPI mode: the SCI and its events */
+		acpiphp_init();	  /* QEMU's device_add/device_del as GPE 1 */
+	if (vtconsole_init())	  /* the VGA console's device, in the newer API */
 		pr_err("vtconsole: initialisation failed\n");
 	if (test_suites)
 		run_self_tests();
-	load_builtin_modules();			/* drivers: sbd, virtio_blk, blkstat */
-	kmod_init();				/* the aliases: from now on, new devices load their modules */
-	lkdtm_run();				/* a deliberate crash, when asked for */
-	flush_scheduled_work();			/* udevd handles the boot's events, as udevadm settle at boot */
+	load_builtin_modules(); /* drivers: sbd, virtio_blk, blkstat */
+	kmod_init();		/* the aliases: from now on, new devices load their modules */
+	lkdtm_run();		/* a deliberate crash, when asked for */
+	flush_scheduled_work(); /* udevd handles the boot's events, as udevadm settle at boot */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	shell_run();
 }

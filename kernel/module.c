@@ -13,9 +13,9 @@
 #define MAX_MODULES 16
 
 extern const struct module_call __start_modules[], __stop_modules[];
-extern const u32 module_sizes[] __attribute__((weak));	/* pairs: name, bytes */
+extern const u32 module_sizes[] __attribute__((weak)); /* pairs: name, bytes */
 static struct module *modules[MAX_MODULES];
-static struct module spare[MAX_MODULES];	/* for a module_init built without -DMODULE */
+static struct module spare[MAX_MODULES]; /* for a module_init built without -DMODULE */
 static int nr_modules, nr_spare;
 
 static struct module *find_module(const char *name)
@@ -89,16 +89,16 @@ int module_load(const char *name, int argc, char **argv)
 	struct module *m;
 	int err;
 
-	build_table();	/* a self-test may load one before load_builtin_modules */
+	build_table(); /* a self-test may load one before load_builtin_modules */
 	m = find_module(name);
 	if (!m)
 		return -ENOENT;
 	if (m->live)
-		return 0;	/* as modprobe: loading a loaded module is no error */
+		return 0; /* as modprobe: loading a loaded module is no error */
 	err = module_params_apply(name, argc, argv);
 	if (err)
 		return err;
-	m->live = true;	/* its files may be opened (pinned) from here on */
+	m->live = true; /* its files may be opened (pinned) from here on */
 	err = m->init ? m->init() : 0;
 	if (err)
 		m->live = false;
@@ -112,8 +112,8 @@ int module_unload(const char *name)
 	if (!m || !m->live)
 		return -ENOENT;
 	if (!m->exit || m->refcnt)
-		return -EBUSY;	/* as Linux's delete_module */
-	m->live = false;	/* try_module_get fails while exit runs, as for 2.6's GOING */
+		return -EBUSY; /* as Linux's delete_module */
+	m->live = false;       /* try_module_get fails while exit runs, as for 2.6's GOING */
 	m->exit();
 	return 0;
 }
@@ -154,7 +154,7 @@ static int cmd_modprobe(int argc, char **argv)
 		return 0;
 	}
 	if (!find_module(argv[1]) && module_alias_exists(argv[1]))
-		err = request_module(argv[1]);	/* kmod takes an alias for a name */
+		err = request_module(argv[1]); /* kmod takes an alias for a name */
 	else
 		err = module_load(argv[1], argc - 2, argv + 2);
 	if (err == -ENOENT && !find_module(argv[1])) {
@@ -178,7 +178,7 @@ static int cmd_rmmod(int argc, char **argv)
 		sh_err("rmmod: ERROR: usage: rmmod NAME\n");
 		return 1;
 	}
-	if (module_refcount(argv[1]) > 0) {	/* kmod checks refcnt before delete_module */
+	if (module_refcount(argv[1]) > 0) { /* kmod checks refcnt before delete_module */
 		sh_err("rmmod: ERROR: Module %s is in use\n", argv[1]);
 		return 1;
 	}

@@ -13,7 +13,7 @@
 #define PARAM_VALUE 128
 
 static char cmdline_buf[CMDLINE_SIZE];
-static char defaults[64][PARAM_VALUE];	/* each option's value before any setting */
+static char defaults[64][PARAM_VALUE]; /* each option's value before any setting */
 
 static int set_int(const char *val, const struct kernel_param *kp)
 {
@@ -143,7 +143,7 @@ static void boot_word(char *word, void *arg)
 	int err;
 
 	if ((*index)++ == 0 && !strchr(word, '='))
-		return;	/* the kernel's own file name */
+		return; /* the kernel's own file name */
 	kp = parse_word(word, &value);
 	if (!kp) {
 		pr_notice("Unknown kernel command line parameter \"%s%s%s\", ignored\n", word,

@@ -12,17 +12,17 @@
 
 #define LOG_RECORDS 2048
 #define LOG_LINE 240
-#define DEFAULT_LEVEL 4	/* KERN_WARNING for a printk with no level, as Linux */
+#define DEFAULT_LEVEL 4 /* KERN_WARNING for a printk with no level, as Linux */
 
 struct log_record {
 	u64 ts_ns;
 	u8 level;
-	bool open;	/* no newline yet: KERN_CONT may extend it */
+	bool open; /* no newline yet: KERN_CONT may extend it */
 	char text[LOG_LINE];
 };
 
 static struct log_record log_buf[LOG_RECORDS];
-static u32 log_next;	/* sequence number of the next record */
+static u32 log_next; /* sequence number of the next record */
 static int console_loglevel = 7;
 core_param(loglevel, console_loglevel, int, "console log level: messages below it are shown (0-7)");
 

@@ -13,7 +13,7 @@
 #define PIT_CH0 0x40
 #define PIT_CH2 0x42
 #define PIT_MODE 0x43
-#define PORT_B 0x61	/* bit 0: channel 2 gate, bit 5: channel 2 output */
+#define PORT_B 0x61 /* bit 0: channel 2 gate, bit 5: channel 2 output */
 #define CALIBRATE_MS 10
 
 extern u64 boot_tsc;
@@ -33,7 +33,7 @@ static u32 calibrate_tsc_khz(void)
 	u64 t0, t1;
 
 	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);
-	outb(PIT_MODE, 0xb0);	/* channel 2, lobyte/hibyte, mode 0 */
+	outb(PIT_MODE, 0xb0); /* channel 2, lobyte/hibyte, mode 0 */
 	outb(PIT_CH2, count & 0xff);
 	outb(PIT_CH2, count >> 8);
 	t0 = rdtsc();
@@ -48,7 +48,7 @@ void time_init(void)
 	u32 divisor = PIT_HZ / HZ;
 
 	tsc_khz = calibrate_tsc_khz();
-	outb(PIT_MODE, 0x34);	/* channel 0, lobyte/hibyte, mode 2 (rate generator) */
+	outb(PIT_MODE, 0x34); /* channel 0, lobyte/hibyte, mode 2 (rate generator) */
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
 	if (request_irq(0, timer_interrupt, "timer", NULL))

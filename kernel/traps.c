@@ -17,6 +17,7 @@
 
 extern char boot_stack_bottom[], boot_stack_top[];
 
+/* clang-format off */
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "int3", "overflow", "bounds",
 	"invalid opcode", "device not available", "double fault",
@@ -25,6 +26,7 @@ static const char *const exception_names[32] = {
 	"x87 floating point", "alignment check", "machine check", "SIMD floating point",
 	"virtualization", "control protection",
 };
+/* clang-format on */
 
 struct stack_frame {
 	struct stack_frame *next;
@@ -104,8 +106,8 @@ static __noreturn void die(struct pt_regs *r)
 	if (r->vector == 14)
 		page_fault_header(r, cr2);
 	else
-		printk(KERN_EMERG "%s: %04x [#1]\n", exception_names[r->vector] ?
-		       exception_names[r->vector] : "exception", r->error_code);
+		printk(KERN_EMERG "%s: %04x [#1]\n", exception_names[r->vector] ?: "exception",
+		       r->error_code);
 	printk(KERN_EMERG "Oops: %04x [#1]\n", r->error_code);
 	show_regs(r);
 	if (r->vector == 14)
@@ -123,7 +125,7 @@ void trap_dispatch(struct pt_regs *regs)
 		irq_dispatch((int)regs->vector - IRQ_BASE);
 		return;
 	}
-	if (regs->vector == SPURIOUS_APIC_VECTOR) {	/* no EOI for it (SDM vol. 3, 10.9) */
+	if (regs->vector == SPURIOUS_APIC_VECTOR) { /* no EOI for it (SDM vol. 3, 10.9) */
 		irq_count_spurious();
 		return;
 	}

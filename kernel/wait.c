@@ -10,7 +10,7 @@ void wait_for_flag(volatile bool *flag)
 		local_irq_disable();
 		if (*flag)
 			break;
-		safe_halt();	/* sti; hlt: the interrupt that sets it wakes us */
+		safe_halt(); /* sti; hlt: the interrupt that sets it wakes us */
 	}
 	local_irq_enable();
 }
@@ -56,7 +56,7 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 			ret = -EINTR;
 			break;
 		}
-		safe_halt();	/* the wake_up from an interrupt handler ends the halt */
+		safe_halt(); /* the wake_up from an interrupt handler ends the halt */
 	}
 	local_irq_enable();
 	return ret;

@@ -40,7 +40,7 @@ bool run_scheduled_work(void)
 	if (!list_empty(&pending_work)) {
 		work = list_first_entry(&pending_work, struct work_struct, entry);
 		list_del_init(&work->entry);
-		work->pending = false;	/* before it runs: it may queue itself again */
+		work->pending = false; /* before it runs: it may queue itself again */
 	}
 	local_irq_restore(flags);
 	if (work) {

@@ -61,7 +61,7 @@ static bool match_one(const char **pp, char c)
 
 bool glob_match(const char *pat, const char *str)
 {
-	const char *star = NULL, *retry = NULL;	/* the last '*': where to try again */
+	const char *star = NULL, *retry = NULL; /* the last '*': where to try again */
 
 	while (*str) {
 		if (*pat == '*') {
@@ -75,7 +75,7 @@ bool glob_match(const char *pat, const char *str)
 		}
 		if (!star)
 			return false;
-		pat = star;	/* let the last '*' take one more character */
+		pat = star; /* let the last '*' take one more character */
 		str = ++retry;
 	}
 	while (*pat == '*')

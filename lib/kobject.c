@@ -75,7 +75,7 @@ int kobject_set_name(struct kobject *kobj, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return -EINVAL;
-	if (n >= KOBJ_NAME_LEN) {	/* too long for the inline buffer */
+	if (n >= KOBJ_NAME_LEN) { /* too long for the inline buffer */
 		name = kmalloc((size_t)n + 1);
 		if (!name)
 			return -ENOMEM;
@@ -131,7 +131,7 @@ int kobject_add(struct kobject *kobj)
 	}
 	old_parent = kobj->parent;
 	parent = kobject_get(kobj->parent);
-	if (!parent && kobj->kset)	/* no parent: the kset's directory */
+	if (!parent && kobj->kset) /* no parent: the kset's directory */
 		parent = kobject_get(&kobj->kset->kobj);
 	kobj->parent = parent;
 	if (kobj->kset)
@@ -180,7 +180,7 @@ int kobject_register(struct kobject *kobj)
 	err = kobject_add(kobj);
 	if (err) {
 		pr_err("kobject_register failed for %s (%d)\n", safe_name(kobj), err);
-		return err;	/* the caller still drops its reference with kobject_put */
+		return err; /* the caller still drops its reference with kobject_put */
 	}
 	kobject_hotplug(kobj, KOBJ_ADD);
 	return 0;
@@ -234,7 +234,7 @@ static void kobject_cleanup(struct kobject *kobj)
 	kobj->state = KOBJ_STATE_RELEASED;
 	kobject_keep_name(kobj);
 	if (t && t->release)
-		t->release(kobj);	/* may free kobj: nothing touches it after */
+		t->release(kobj); /* may free kobj: nothing touches it after */
 	else
 		WARN(1, "kobject: '%s' does not have a release() function, it is broken and must be fixed.",
 		     safe_name(kobj));
@@ -270,7 +270,7 @@ void kobject_put(struct kobject *kobj)
 void kobject_forget(struct kobject *kobj)
 {
 	if (WARN(kobj->kref.refcount != 1 || kobj->state == KOBJ_STATE_ADDED ||
-		 !kobject_in_registry(kobj),
+			 !kobject_in_registry(kobj),
 		 "kobject: '%s' (%p): kobject_forget in state %s, refcount %d",
 		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj),
 		 kobj->kref.refcount))
@@ -287,7 +287,7 @@ int kobject_get_path(struct kobject *kobj, char *buf, size_t size)
 	struct kobject *k;
 	size_t len = 0, n;
 
-	if (kobj->state != KOBJ_STATE_ADDED)	/* unlinked: only the name is left */
+	if (kobj->state != KOBJ_STATE_ADDED) /* unlinked: only the name is left */
 		return strscpy(buf, safe_name(kobj), size) < 0 ? -ENAMETOOLONG
 							       : (int)strlen(buf);
 	for (k = kobj; k; k = k->parent)

@@ -15,7 +15,7 @@ static LIST_HEAD(listeners);
 
 /* A static ring, so events since boot cost no allocation (and no test leaks). */
 static struct uevent_record journal[UEVENT_JOURNAL_LEN];
-static unsigned int journal_head;	/* the slot the next event takes */
+static unsigned int journal_head; /* the slot the next event takes */
 static unsigned int journal_count;
 static unsigned long journal_dropped;
 
@@ -127,7 +127,7 @@ static int env_add_subsystem_vars(struct uevent_env *env, struct kset *kset,
 		return err;
 	for (n = 0; env->envc + n < NUM_ENVP && first[n]; n++)
 		if (first[n] < env->buf || first[n] >= env->buf + HOTPLUG_BUFFER_SIZE)
-			return -EFAULT;	/* a pointer outside the buffer it was given */
+			return -EFAULT; /* a pointer outside the buffer it was given */
 	env->envc += n;
 	env->envp[env->envc] = NULL;
 	return 0;
@@ -145,7 +145,7 @@ static int uevent_build(struct kobject *kobj, enum kobject_action action, u64 se
 	if (!kset || (kset->hotplug_ops->filter && !kset->hotplug_ops->filter(kset, kobj)))
 		return -ENODEV;
 	subsystem = kset->hotplug_ops->name ? kset->hotplug_ops->name(kset, kobj) : NULL;
-	if (!subsystem)	/* as 2.6: no name() or a NULL one gives the kset's name */
+	if (!subsystem) /* as 2.6: no name() or a NULL one gives the kset's name */
 		subsystem = kobject_name(&kset->kobj);
 	err = kobject_get_path(kobj, path, sizeof(path));
 	if (err < 0)
@@ -217,7 +217,7 @@ int kobject_hotplug(struct kobject *kobj, enum kobject_action action)
 	struct uevent_env *env = kmalloc(sizeof(*env));
 	int err = env ? uevent_build(kobj, action, uevent_seqnum + 1, env) : -ENOMEM;
 
-	if (err == -ENODEV) {	/* not an object that sends events */
+	if (err == -ENODEV) { /* not an object that sends events */
 		err = 0;
 		goto out;
 	}

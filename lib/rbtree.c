@@ -52,7 +52,7 @@ void rb_insert_color(struct rb_node *z, struct rb_root *root)
 		struct rb_node *p = z->parent, *g = p->parent; /* p red: not the root */
 		struct rb_node *u = (p == g->left) ? g->right : g->left;
 
-		if (is_red(u)) {	/* recolour and move the problem up */
+		if (is_red(u)) { /* recolour and move the problem up */
 			p->red = u->red = false;
 			g->red = true;
 			z = g;
@@ -137,7 +137,7 @@ void rb_erase(struct rb_node *z, struct rb_root *root)
 		xp = z->parent;
 		transplant(root, z, x);
 	} else {
-		y = z->right;	/* z's successor takes its place */
+		y = z->right; /* z's successor takes its place */
 		while (y->left)
 			y = y->left;
 		removed_red = y->red;

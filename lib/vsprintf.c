@@ -4,13 +4,13 @@
 struct fmt_out {
 	char *buf;
 	size_t size;
-	size_t len;	/* bytes the full output needs, even past size */
+	size_t len; /* bytes the full output needs, even past size */
 };
 
 struct fmt_spec {
 	bool left, zero, plus, space, alt;
 	int width;
-	int precision;	/* -1: none */
+	int precision; /* -1: none */
 };
 
 static void put(struct fmt_out *o, char c)
@@ -47,7 +47,7 @@ static void put_num(struct fmt_out *o, unsigned long long v, bool neg, unsigned 
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
 	int n = 0, extra, zeros;
-	char sign = neg ? '-' : sp->plus ? '+' : sp->space ? ' ' : 0;
+	char sign = neg ? '-' : (sp->plus ? '+' : (sp->space ? ' ' : 0));
 	const char *prefix = sp->alt && base == 16 && v ? (upper ? "0X" : "0x") : "";
 
 	do {
@@ -119,7 +119,7 @@ static unsigned long long get_arg(int lng, bool is_signed, bool *neg, va_list *a
 			return va_arg(*ap, unsigned long);
 		return va_arg(*ap, unsigned int);
 	}
-	s = lng == 2 ? va_arg(*ap, long long) : lng == 1 ? va_arg(*ap, long) : va_arg(*ap, int);
+	s = lng == 2 ? va_arg(*ap, long long) : (lng == 1 ? va_arg(*ap, long) : va_arg(*ap, int));
 	if (s < 0) {
 		*neg = true;
 		return 0ULL - (unsigned long long)s;
@@ -144,7 +144,7 @@ static void format_one(struct fmt_out *o, char conv, int lng, struct fmt_spec *s
 	case 'X':
 	case 'o':
 		v = get_arg(lng, false, &neg, ap);
-		put_num(o, v, false, conv == 'u' ? 10 : conv == 'o' ? 8 : 16, conv == 'X', sp);
+		put_num(o, v, false, conv == 'u' ? 10 : (conv == 'o' ? 8 : 16), conv == 'X', sp);
 		break;
 	case 'p':
 		sp->alt = true;
@@ -182,7 +182,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		}
 		fmt = parse_spec(fmt + 1, &sp, &args);
 		for (lng = 0; *fmt == 'l' || *fmt == 'z' || *fmt == 'h'; fmt++)
-			lng += *fmt == 'l' ? 1 : *fmt == 'z' ? 1 : 0;
+			lng += *fmt == 'l' || *fmt == 'z'; /* h: an int, as promoted */
 		if (!*fmt)
 			break;
 		format_one(&o, *fmt, lng, &sp, &args);

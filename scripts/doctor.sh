@@ -38,10 +38,11 @@ check mformat mtools "make iso, run-grub, test"
 check /usr/bin/python3 python3 "make test" python3
 check py:pytest python3-pytest "make test" "pytest (python3)"
 check py:pexpect python3-pexpect "make test" "pexpect (python3)"
+check py:xdist python3-pytest-xdist "make test" "pytest-xdist (python3)"
 check git git "make test (labs)"
 check gdb gdb "make gdb, test"
 check dot graphviz "make graph, test"
-check clang-format clang-format "make format, test"
+check clang-format-19 clang-format-19 "make format, test"
 check clang clang "make fuzz, test"
 rt=$(clang -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
 check "$rt" libclang-rt-dev "make fuzz, test" "libFuzzer runtime"

@@ -59,7 +59,7 @@ def make_n(*args):
 # -- the tools: named with the install command, or installed ------------------------
 
 @pytest.mark.parametrize("tool,package", [("dot", "graphviz"), ("gdb", "gdb"),
-                                          ("clang-format", "clang-format")])
+                                          ("clang-format-19", "clang-format-19")])
 def test_make_test_names_a_hidden_tool_with_its_install_command(tmp_path, tool, package):
     """make test's deps with a tool hidden from PATH (installing off): the tool is named
     with the exact apt-get command, the make fails, and doctor says the same."""
@@ -99,11 +99,12 @@ def test_doctor_checks_every_tool_a_target_needs():
 
 
 def test_make_test_installs_every_optional_tool_the_tests_use():
-    """deps (make test's first step) covers the tools of the tests: gdb, dot, clang, clang-format, git."""
+    """deps (make test's first step) covers the tools of the tests: gdb, dot, clang, clang-format-19, git."""
     out = make_n("deps")
     for tool, package in [("gdb", "gdb"), ("dot", "graphviz"), ("clang", "clang"),
-                          ("clang-format", "clang-format"), ("git", "git"),
-                          ("py:pytest", "python3-pytest"), ("py:pexpect", "python3-pexpect")]:
+                          ("clang-format-19", "clang-format-19"), ("git", "git"),
+                          ("py:pytest", "python3-pytest"), ("py:pexpect", "python3-pexpect"),
+                          ("py:xdist", "python3-pytest-xdist")]:
         assert re.search(r"need\.sh %s %s( \|\||$)" % (re.escape(tool), re.escape(package)), out, re.M), (tool, out)
     assert "libclang-rt-dev" in out
     test = make_n("test")
@@ -252,3 +253,18 @@ def test_clang_format_config_formats_kernel_style(tmp_path):
     # Code written in the project's style stays as it is.
     r = run(["make", "-s", "format-check", "FILES=lib/kstrtox.c"])
     assert r.returncode == 0, r.stdout
+
+
+def test_the_whole_tree_passes_format_check():
+    """Every C file git knows, the labs' starters included, is as .clang-format has it."""
+    r = run(["make", "-s", "format-check"])
+    assert r.returncode == 0 and r.stdout == "", r.stdout + r.stderr
+
+
+def test_format_check_names_each_file_and_fails_when_clang_format_does(tmp_path):
+    bad = tmp_path / "bad.c"
+    bad.write_text("int  x;\nint  y;  int z;\n")
+    r = run(["make", "-s", "format-check", "FILES=%s lib/kstrtox.c" % bad])
+    assert r.returncode != 0 and r.stdout == "  FORMAT  %s: 2 lines differ from .clang-format\n" % bad, r.stdout
+    r = run(["make", "-s", "format-check", "FILES=%s" % (tmp_path / "missing.c")])
+    assert r.returncode != 0 and "  FORMAT  clang-format exit 1" in r.stdout, r.stdout

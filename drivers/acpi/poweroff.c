@@ -69,12 +69,12 @@ static int s5_sleep_type(const struct acpi_header *dsdt)
 	const u8 *p = (const u8 *)dsdt, *end = p + dsdt->length;
 
 	for (; p + 8 < end; p++) {
-		if (memcmp(p, "_S5_", 4) != 0 || p[4] != 0x12)	/* PackageOp */
+		if (memcmp(p, "_S5_", 4) != 0 || p[4] != 0x12) /* PackageOp */
 			continue;
-		p += 7;	/* PackageOp, PkgLength (one byte), NumElements */
-		if (*p == 0x0a)	/* BytePrefix */
+		p += 7;		/* PackageOp, PkgLength (one byte), NumElements */
+		if (*p == 0x0a) /* BytePrefix */
 			p++;
-		return *p <= 1 ? *p : (*p == 0xff ? 1 : -1);	/* ZeroOp, OneOp, Ones */
+		return *p <= 1 ? *p : (*p == 0xff ? 1 : -1); /* ZeroOp, OneOp, Ones */
 	}
 	return -1;
 }
@@ -89,13 +89,13 @@ __noreturn void machine_power_off(void)
 	if (fadt) {
 		u32 dsdt;
 
-		memcpy(&pm1a, (const u8 *)fadt + 64, 4);	/* PM1a_CNT_BLK */
-		memcpy(&dsdt, (const u8 *)fadt + 40, 4);	/* DSDT */
+		memcpy(&pm1a, (const u8 *)fadt + 64, 4); /* PM1a_CNT_BLK */
+		memcpy(&dsdt, (const u8 *)fadt + 40, 4); /* DSDT */
 		slp_typ = s5_sleep_type((const void *)dsdt);
 	}
 	if (pm1a && slp_typ >= 0)
 		outw((u16)pm1a, (u16)((slp_typ << 10) | SLP_EN));
-	mdelay(200);	/* the machine may take a moment to go */
+	mdelay(200); /* the machine may take a moment to go */
 	printk(KERN_EMERG "poweroff: ACPI S5 did not take effect; halting\n");
 	for (;;)
 		__asm__ volatile("cli; hlt");
@@ -106,9 +106,12 @@ __noreturn void machine_restart(void)
 	local_irq_disable();
 	for (int i = 0; i < 10000 && (inb(0x64) & 0x02); i++)
 		;
-	outb(0x64, 0xfe);	/* the 8042's pulse-reset line */
+	outb(0x64, 0xfe); /* the 8042's pulse-reset line */
 	/* Failing that, a triple fault: load an empty IDT and trap. */
-	static const struct { u16 limit; u32 base; } __packed empty = { 0, 0 };
+	static const struct {
+		u16 limit;
+		u32 base;
+	} __packed empty = { 0, 0 };
 	__asm__ volatile("lidt %0; int3" : : "m"(empty));
 	for (;;)
 		;

@@ -16,15 +16,15 @@
 #include <kobold/time.h>
 
 #define SCI_EN 0x0001
-#define MAX_GPE 16	/* handlers for the first 16 GPEs of block 0 */
+#define MAX_GPE 16 /* handlers for the first 16 GPEs of block 0 */
 
 static struct {
 	u16 sci_irq;
 	u32 smi_cmd;
 	u8 acpi_enable;
 	u32 pm1a_cnt;
-	u32 gpe0;	/* status bytes; the enable bytes follow them */
-	u8 gpe0_len;	/* status and enable: half each */
+	u32 gpe0;    /* status bytes; the enable bytes follow them */
+	u8 gpe0_len; /* status and enable: half each */
 } fadt;
 
 static struct {
@@ -73,7 +73,7 @@ static enum irqreturn acpi_sci_interrupt(int irq, void *dev)
 
 		if (!(inb(gpe_status_port(gpe)) & bit) || !(inb(gpe_enable_port(gpe)) & bit))
 			continue;
-		outb(gpe_status_port(gpe), bit);	/* write 1 to clear */
+		outb(gpe_status_port(gpe), bit); /* write 1 to clear */
 		trace_gpe(gpe);
 		if (gpe_handlers[gpe].fn)
 			gpe_handlers[gpe].fn(gpe, gpe_handlers[gpe].context);
@@ -89,7 +89,7 @@ static int enter_acpi_mode(void)
 	if (!fadt.smi_cmd || !fadt.acpi_enable)
 		return -ENODEV;
 	outb((u16)fadt.smi_cmd, fadt.acpi_enable);
-	for (int i = 0; i < 100; i++) {	/* firmware has up to a few ms */
+	for (int i = 0; i < 100; i++) { /* firmware has up to a few ms */
 		if (inw((u16)fadt.pm1a_cnt) & SCI_EN)
 			return 0;
 		mdelay(1);
@@ -135,7 +135,7 @@ int acpi_install_gpe_handler(unsigned int gpe, acpi_gpe_handler fn, void *contex
 	flags = local_irq_save();
 	gpe_handlers[gpe].fn = fn;
 	gpe_handlers[gpe].context = context;
-	outb(gpe_status_port(gpe), (u8)(1u << (gpe % 8)));	/* a stale event is old news */
+	outb(gpe_status_port(gpe), (u8)(1u << (gpe % 8))); /* a stale event is old news */
 	outb(gpe_enable_port(gpe), (u8)(inb(gpe_enable_port(gpe)) | (1u << (gpe % 8))));
 	local_irq_restore(flags);
 	return 0;

@@ -94,7 +94,7 @@ int bus_add_device(struct device *dev)
 		return err;
 	err = sysfs_create_link(&bus->devices.kobj, &dev->kobj, kobject_name(&dev->kobj));
 	if (err)
-		return err;	/* device_add's unwinding removes the directory */
+		return err; /* device_add's unwinding removes the directory */
 	err = sysfs_create_link(&dev->kobj, &bus->subsys.kobj, "subsystem");
 	if (err) {
 		sysfs_remove_link(&bus->devices.kobj, kobject_name(&dev->kobj));
@@ -230,8 +230,11 @@ static DRIVER_ATTR(bind, S_IWUSR, NULL, driver_bind);
 /* As Linux 2.6.13 on: every driver of every bus gets the two files. */
 int add_bind_files(struct device_driver *drv)
 {
-	return driver_create_file(drv, &driver_attr_unbind) ?:
-	       driver_create_file(drv, &driver_attr_bind);
+	int err = driver_create_file(drv, &driver_attr_unbind);
+
+	if (!err)
+		err = driver_create_file(drv, &driver_attr_bind);
+	return err;
 }
 
 static int add_bus_attrs(struct bus_type *bus)
@@ -275,7 +278,7 @@ int bus_register(struct bus_type *bus)
 	err = register_child_kset(bus, &bus->devices, "devices");
 	if (err)
 		goto out_subsys;
-	bus->drivers.ktype = &ktype_driver;	/* the type of its members */
+	bus->drivers.ktype = &ktype_driver; /* the type of its members */
 	err = register_child_kset(bus, &bus->drivers, "drivers");
 	if (err)
 		goto out_devices;

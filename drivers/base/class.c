@@ -50,7 +50,7 @@ static void class_release(struct kobject *kobj)
 
 	if (cls->class_release)
 		cls->class_release(cls);
-	else	/* most classes are static, as in 2.6.15: only a debug note */
+	else /* most classes are static, as in 2.6.15: only a debug note */
 		pr_debug("class '%s' does not have a release() function, be careful\n",
 			 cls->name);
 }
@@ -143,7 +143,7 @@ struct class *class_create(struct module *owner, const char *name)
 
 	if (!cls)
 		return ERR_PTR(-ENOMEM);
-	cls->name = name;	/* not copied, as Linux: a string that outlives the class */
+	cls->name = name; /* not copied, as Linux: a string that outlives the class */
 	cls->owner = owner;
 	cls->class_release = class_create_release;
 	err = class_register(cls);
@@ -223,11 +223,13 @@ static int class_hotplug(struct kset *kset __unused, struct kobject *kobj, char 
 	struct class_device *cd = to_class_dev(kobj);
 	int i = 0, len = 0, err = 0;
 
-	if (cd->devt)
+	if (cd->devt) {
 		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-					  "MAJOR=%u", MAJOR(cd->devt)) ?:
-		      add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-					  "MINOR=%u", MINOR(cd->devt));
+					  "MAJOR=%u", MAJOR(cd->devt));
+		if (!err)
+			err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+						  "MINOR=%u", MINOR(cd->devt));
+	}
 	if (!err && cd->class->hotplug)
 		err = cd->class->hotplug(cd, &envp[i], num_envp - i, &buffer[len],
 					 buffer_size - len);
@@ -424,9 +426,9 @@ int class_device_add(struct class_device *cd)
 	err = class_device_add_attrs(cd);
 	if (err)
 		goto out_del;
-	if (cd->devt)	/* as device_add: the node exists before the event is sent */
+	if (cd->devt) /* as device_add: the node exists before the event is sent */
 		devtmpfs_create_node(cd->class_id, class_device_node_mode(cd), cd->devt);
-	kobject_hotplug(&cd->kobj, KOBJ_ADD);	/* 2.6.15's order: event, then interfaces */
+	kobject_hotplug(&cd->kobj, KOBJ_ADD); /* 2.6.15's order: event, then interfaces */
 	list_add_tail(&cd->node, &cd->class->children);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
 		interface_add(intf, cd);
@@ -468,7 +470,7 @@ static bool __class_device_del(struct class_device *cd)
 		devtmpfs_delete_node(cd->class_id, cd->devt);
 	class_device_remove_attrs(cd);
 	kobject_hotplug(&cd->kobj, KOBJ_REMOVE);
-	kobject_del(&cd->kobj);	/* and whatever the driver forgot to remove */
+	kobject_del(&cd->kobj); /* and whatever the driver forgot to remove */
 	return true;
 }
 

@@ -16,7 +16,7 @@
 #include "base.h"
 
 struct kset devices_subsys;
-static struct kobject virtual_dir;	/* /sys/devices/virtual: devices with no parent */
+static struct kobject virtual_dir; /* /sys/devices/virtual: devices with no parent */
 
 static ssize_t dev_attr_show(struct kobject *kobj, struct attribute *attr, char *buf)
 {
@@ -44,7 +44,7 @@ static void device_release(struct kobject *kobj)
 	struct device *dev = to_dev(kobj);
 	struct class *held = dev->class_held ? dev->class : NULL;
 
-	devres_release_all(dev);	/* as Linux: resources taken with no driver bound */
+	devres_release_all(dev); /* as Linux: resources taken with no driver bound */
 	if (dev->release)
 		dev->release(dev);
 	else if (dev->class && dev->class->dev_release)
@@ -96,10 +96,13 @@ static int dev_uevent_vars(struct device *dev, struct kobj_uevent_env *env)
 {
 	int err = 0;
 
-	if (dev->devt)
-		err = add_uevent_var(env, "MAJOR=%u", MAJOR(dev->devt)) ?:
-		      add_uevent_var(env, "MINOR=%u", MINOR(dev->devt)) ?:
-		      (dev->class ? dev_add_devname(dev, env) : 0);
+	if (dev->devt) {
+		err = add_uevent_var(env, "MAJOR=%u", MAJOR(dev->devt));
+		if (!err)
+			err = add_uevent_var(env, "MINOR=%u", MINOR(dev->devt));
+		if (!err && dev->class)
+			err = dev_add_devname(dev, env);
+	}
 	if (!err && dev->driver)
 		err = add_uevent_var(env, "DRIVER=%s", dev->driver->name);
 	if (!err && dev->class && dev->class->dev_uevent)
@@ -121,7 +124,7 @@ static int dev_hotplug(struct kset *kset __unused, struct kobject *kobj, char **
 
 	if (!env)
 		return -ENOMEM;
-	first = env->envp_idx = UEVENT_NUM_ENVP - (num_envp - 1);	/* one kept for NULL */
+	first = env->envp_idx = UEVENT_NUM_ENVP - (num_envp - 1); /* one kept for NULL */
 	env->buflen = UEVENT_BUFFER_SIZE - buffer_size;
 	err = dev_uevent_vars(dev, env);
 	for (k = first; !err && k < env->envp_idx; k++)
@@ -200,7 +203,7 @@ static int device_add_groups(struct device *dev, const struct attribute_group **
 
 	for (; !err && groups && *groups; groups++)
 		err = sysfs_create_group(&dev->kobj, *groups);
-	return err;	/* on failure device_add removes the directory, and the rest with it */
+	return err; /* on failure device_add removes the directory, and the rest with it */
 }
 
 /* uevent and dev (owned by the class's module, as class_device's), then the groups. */
@@ -230,7 +233,7 @@ struct class_dir {
 	struct kobject kobj;
 	struct class *class;
 	struct kobject *parent;
-	unsigned int users;	/* devices added in it */
+	unsigned int users; /* devices added in it */
 	struct list_head node;
 };
 
@@ -293,7 +296,7 @@ static void class_dir_put(struct device *dev)
 	if (--cd->users)
 		return;
 	list_del_init(&cd->node);
-	kobject_del(&cd->kobj);	/* freed when the last device in it is released */
+	kobject_del(&cd->kobj); /* freed when the last device in it is released */
 	kobject_put(&cd->kobj);
 }
 
@@ -328,7 +331,7 @@ static int device_add_class_symlinks(struct device *dev)
 		return err;
 	err = sysfs_create_link(cls_kobj, &dev->kobj, dev_name(dev));
 	if (err)
-		return err;	/* device_add's unwinding takes the subsystem link */
+		return err; /* device_add's unwinding takes the subsystem link */
 	if (dev->parent)
 		err = sysfs_create_link(&dev->kobj, &dev->parent->kobj, "device");
 	return err;
@@ -349,7 +352,7 @@ static int device_hold_class(struct device *dev)
 	if (!dev->class)
 		return 0;
 	if (dev->bus || dev->class->subsys.kobj.state != KOBJ_STATE_ADDED)
-		return -EINVAL;	/* Kobold: one subsystem link, so a bus or a class */
+		return -EINVAL; /* Kobold: one subsystem link, so a bus or a class */
 	if (!dev->class_held)
 		kobject_get(&dev->class->subsys.kobj);
 	dev->class_held = true;
@@ -400,24 +403,27 @@ int device_add(struct device *dev)
 	err = kobject_add(&dev->kobj);
 	if (err)
 		goto out_glue;
-	err = device_add_attrs(dev) ?: (dev->class ? device_add_class_symlinks(dev) : 0) ?:
-	      bus_add_device(dev);
+	err = device_add_attrs(dev);
+	if (!err && dev->class)
+		err = device_add_class_symlinks(dev);
+	if (!err)
+		err = bus_add_device(dev);
 	if (err)
 		goto out_del;
 	device_pm_add(dev);
 	devmodel_trace_kobj("device_add", &dev->kobj, NULL);
-	device_node(dev, true);	/* before the event, so a listener can open it */
+	device_node(dev, true); /* before the event, so a listener can open it */
 	kobject_hotplug(&dev->kobj, KOBJ_ADD);
 	if (dev->bus)
 		device_attach(dev);
 	if (dev->class)
-		class_add_device(dev);	/* then the class's interfaces (Linux 2.6.18) */
+		class_add_device(dev); /* then the class's interfaces (Linux 2.6.18) */
 	put_device(dev);
 	return 0;
 
 out_del:
 	device_remove_class_symlinks(dev);
-	kobject_del(&dev->kobj);	/* takes the files with the directory */
+	kobject_del(&dev->kobj); /* takes the files with the directory */
 out_glue:
 	class_dir_put(dev);
 out_put:
@@ -440,14 +446,14 @@ static bool __device_del(struct device *dev)
 		return false;
 	devmodel_trace_kobj("device_del", &dev->kobj, NULL);
 	if (dev->class)
-		class_remove_device(dev);	/* the interfaces' remove_dev first */
+		class_remove_device(dev); /* the interfaces' remove_dev first */
 	device_release_driver(dev);
 	device_node(dev, false);
-	kobject_hotplug(&dev->kobj, KOBJ_REMOVE);	/* while the device is whole */
+	kobject_hotplug(&dev->kobj, KOBJ_REMOVE); /* while the device is whole */
 	device_pm_remove(dev);
 	device_remove_class_symlinks(dev);
 	bus_remove_device(dev);
-	kobject_del(&dev->kobj);	/* and every file and link left in it */
+	kobject_del(&dev->kobj); /* and every file and link left in it */
 	class_dir_put(dev);
 	return true;
 }
@@ -516,7 +522,7 @@ static struct device *device_create_vargs(struct class *cls, struct device *pare
 	dev = kzalloc(sizeof(*dev));
 	if (!dev)
 		return ERR_PTR(-ENOMEM);
-	dev->release = device_create_release;	/* set first: put_device frees it */
+	dev->release = device_create_release; /* set first: put_device frees it */
 	device_initialize(dev);
 	dev->class = cls;
 	dev->parent = parent;
@@ -524,7 +530,12 @@ static struct device *device_create_vargs(struct class *cls, struct device *pare
 	dev->groups = groups;
 	dev_set_drvdata(dev, drvdata);
 	n = vsnprintf(dev->bus_id, BUS_ID_SIZE, fmt, ap);
-	err = n >= BUS_ID_SIZE ? -ENAMETOOLONG : n <= 0 ? -EINVAL : device_add(dev);
+	if (n >= BUS_ID_SIZE)
+		err = -ENAMETOOLONG;
+	else if (n <= 0)
+		err = -EINVAL;
+	else
+		err = device_add(dev);
 	if (err) {
 		pr_err("device_create: %s: error %d\n", dev->bus_id, err);
 		put_device(dev);

@@ -30,7 +30,7 @@ int driver_probe_device(struct device_driver *drv, struct device *dev)
 	if (drv->probe) {
 		err = drv->probe(dev);
 		if (err) {
-			devres_release_all(dev);	/* what probe() took before it failed */
+			devres_release_all(dev); /* what probe() took before it failed */
 			dev->driver = NULL;
 			if (err != -ENODEV && err != -ENXIO)
 				pr_warn("%s: probe of %s failed with error %d\n", drv->name,
@@ -80,6 +80,6 @@ void device_release_driver(struct device *dev)
 	list_del_init(&dev->driver_list);
 	if (drv->remove)
 		drv->remove(dev);
-	devres_release_all(dev);	/* after remove(), newest first (Linux 2.6.21) */
+	devres_release_all(dev); /* after remove(), newest first (Linux 2.6.21) */
 	dev->driver = NULL;
 }

@@ -23,8 +23,8 @@ static int size = 4096;
 module_param(size, int, "size of each RAM disk in KiB");
 
 struct sbd_device {
-	struct class_device cdev;	/* /sys/class/sbd/sbdN */
-	struct gendisk *disk;		/* /sys/class/block/sbdN */
+	struct class_device cdev; /* /sys/class/sbd/sbdN */
+	struct gendisk *disk;	  /* /sys/class/block/sbdN */
 	u8 *data;
 	unsigned long bytes;
 };
@@ -153,12 +153,12 @@ static int sbd_add(int index)
 	dev->data = kzalloc(dev->bytes);
 	err = dev->data ? sbd_setup_disk(dev, index) : -ENOMEM;
 	if (err) {
-		sbd_free(dev);	/* nothing is registered yet */
+		sbd_free(dev); /* nothing is registered yet */
 		return err;
 	}
 	dev->cdev.class = &sbd_class;
 	scnprintf(dev->cdev.class_id, BUS_ID_SIZE, "sbd%d", index);
-	err = class_device_register(&dev->cdev);	/* from here on, only sbd_release frees */
+	err = class_device_register(&dev->cdev); /* from here on, only sbd_release frees */
 	if (err)
 		goto out_put;
 	err = sbd_create_files(dev);
@@ -180,7 +180,7 @@ static void sbd_remove(int index)
 
 	devices[index] = NULL;
 	del_gendisk(dev->disk);
-	class_device_unregister(&dev->cdev);	/* attributes go with it */
+	class_device_unregister(&dev->cdev); /* attributes go with it */
 }
 
 static void sbd_remove_all(void)

@@ -19,37 +19,37 @@
 #include <kobold/virtio_blk.h>
 #include <kobold/virtio_config.h>
 
-#define VIRTBLK_MINORS 16		/* per disk: the disk and 15 partitions, as Linux */
+#define VIRTBLK_MINORS 16 /* per disk: the disk and 15 partitions, as Linux */
 #define VIRTBLK_MAX_DISKS 64
-#define VIRTBLK_MAX_SEGS 64		/* data pieces in one request */
-#define VIRTBLK_MAX_SECTORS 256		/* 128 KiB, Linux's default max_sectors_kb */
+#define VIRTBLK_MAX_SEGS 64	/* data pieces in one request */
+#define VIRTBLK_MAX_SECTORS 256 /* 128 KiB, Linux's default max_sectors_kb */
 #define VIRTBLK_ID_TIMEOUT_MS 5000
 
 struct virtio_blk {
 	struct virtio_device *vdev;
 	struct virtqueue *vq;
 	struct gendisk *disk;
-	int index;			/* vd<a + index> */
-	u32 seg_size;			/* largest data piece (size_max) */
-	unsigned int max_segs;		/* most data pieces (seg_max, ring size) */
-	struct list_head pending;	/* accepted, waiting for room in the ring */
+	int index;		  /* vd<a + index> */
+	u32 seg_size;		  /* largest data piece (size_max) */
+	unsigned int max_segs;	  /* most data pieces (seg_max, ring size) */
+	struct list_head pending; /* accepted, waiting for room in the ring */
 	char serial[VIRTIO_BLK_ID_BYTES + 1];
 };
 
 struct virtblk_req {
-	struct list_head node;		/* in pending until it enters the ring */
-	struct request *rq;		/* NULL for the driver's own (GET_ID) */
+	struct list_head node; /* in pending until it enters the ring */
+	struct request *rq;    /* NULL for the driver's own (GET_ID) */
 	struct virtio_blk_outhdr out_hdr;
 	void *buf;
 	u32 len;
 	bool write;
-	u8 status;			/* written by the device */
-	volatile bool done;		/* for the driver's own */
+	u8 status;	    /* written by the device */
+	volatile bool done; /* for the driver's own */
 	int error;
 };
 
 static int virtblk_major;
-static u64 index_used;	/* vdX names in use: the lowest free one is reused */
+static u64 index_used; /* vdX names in use: the lowest free one is reused */
 
 static int status_to_errno(u8 status)
 {
@@ -94,11 +94,11 @@ static void virtblk_feed(struct virtio_blk *vblk)
 		int err = virtqueue_add_buf(vblk->vq, sg, out, n - out, vbr);
 
 		if (err == -ENOSPC)
-			break;	/* the next completion feeds us again */
+			break; /* the next completion feeds us again */
 		list_del_init(&vbr->node);
 		if (err) {
 			vbr->status = VIRTIO_BLK_S_IOERR;
-			continue;	/* cannot happen with our limits; never hang on it */
+			continue; /* cannot happen with our limits; never hang on it */
 		}
 		added = true;
 	}
@@ -110,7 +110,7 @@ static void virtblk_complete(struct virtblk_req *vbr, int error)
 {
 	if (!vbr->rq) {
 		vbr->error = error;
-		vbr->done = true;	/* its waiter frees it */
+		vbr->done = true; /* its waiter frees it */
 		return;
 	}
 	blk_end_request(vbr->rq, error);
@@ -150,7 +150,7 @@ static struct virtblk_req *virtblk_alloc_req(u32 type, u64 sector, void *buf, u3
 	vbr->buf = buf;
 	vbr->len = len;
 	vbr->write = type == VIRTIO_BLK_T_OUT;
-	vbr->status = 0xff;	/* a device that writes nothing is an error */
+	vbr->status = 0xff; /* a device that writes nothing is an error */
 	return vbr;
 }
 
@@ -161,7 +161,7 @@ static int virtblk_submit(struct gendisk *disk, struct request *rq)
 	u32 type = VIRTIO_BLK_T_IN;
 
 	if (rq->op == REQ_OP_FLUSH && !virtio_has_feature(vblk->vdev, VIRTIO_BLK_F_FLUSH)) {
-		blk_end_request(rq, 0);	/* no write cache: writes are already stable */
+		blk_end_request(rq, 0); /* no write cache: writes are already stable */
 		return 0;
 	}
 	if (rq->op == REQ_OP_WRITE)
@@ -201,10 +201,11 @@ static int virtblk_wait(struct virtblk_req *vbr)
 static void virtblk_get_id(struct virtio_blk *vblk)
 {
 	u8 *id = kzalloc(VIRTIO_BLK_ID_BYTES);
-	struct virtblk_req *vbr = id ? virtblk_alloc_req(VIRTIO_BLK_T_GET_ID, 0, id,
-							  VIRTIO_BLK_ID_BYTES) : NULL;
+	struct virtblk_req *vbr = NULL;
 	int err;
 
+	if (id)
+		vbr = virtblk_alloc_req(VIRTIO_BLK_T_GET_ID, 0, id, VIRTIO_BLK_ID_BYTES);
 	if (!vbr) {
 		pr_warn("%s: no serial number: %s\n", vblk->disk->disk_name, kstrerror(-ENOMEM));
 		kfree(id);
@@ -214,7 +215,7 @@ static void virtblk_get_id(struct virtio_blk *vblk)
 	err = virtblk_wait(vbr);
 	if (err == -ETIMEDOUT) {
 		pr_err("%s: GET_ID timed out\n", vblk->disk->disk_name);
-		return;	/* the device still owns both buffers: leak them */
+		return; /* the device still owns both buffers: leak them */
 	}
 	if (!err)
 		memcpy(vblk->serial, id, VIRTIO_BLK_ID_BYTES);
@@ -331,7 +332,7 @@ static int virtblk_probe(struct virtio_device *vdev)
 	err = virtblk_setup_disk(vblk);
 	if (err)
 		goto out_vqs;
-	virtio_device_ready(vdev);	/* GET_ID needs a live device */
+	virtio_device_ready(vdev); /* GET_ID needs a live device */
 	virtblk_get_id(vblk);
 	err = add_disk(vblk->disk);
 	if (err)
@@ -346,7 +347,7 @@ static int virtblk_probe(struct virtio_device *vdev)
 out_disk:
 	put_disk(vblk->disk);
 out_vqs:
-	vdev->config->reset(vdev);	/* 1.x queues go only with a reset: else the next probe finds them enabled */
+	vdev->config->reset(vdev); /* 1.x queues go only with a reset: else the next probe finds them enabled */
 	vdev->config->del_vqs(vdev);
 out_index:
 	index_used &= ~(1ull << vblk->index);
@@ -377,7 +378,7 @@ static void virtblk_remove(struct virtio_device *vdev)
 	struct virtio_blk *vblk = vdev->priv;
 
 	class_device_remove_file(&vblk->disk->cdev, &class_device_attr_serial);
-	del_gendisk(vblk->disk);	/* no new I/O; the remove event */
+	del_gendisk(vblk->disk); /* no new I/O; the remove event */
 	vdev->config->reset(vdev);
 	virtblk_fail_all(vblk);
 	vdev->config->del_vqs(vdev);
@@ -422,8 +423,8 @@ MODULE_DEVICE_TABLE(virtio, id_table);
 
 /* What we implement; anything else the device offers stays unacknowledged. */
 static const unsigned int features[] = {
-	VIRTIO_BLK_F_SIZE_MAX, VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_RO,
-	VIRTIO_BLK_F_BLK_SIZE, VIRTIO_BLK_F_FLUSH,
+	VIRTIO_BLK_F_SIZE_MAX, VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_RO, VIRTIO_BLK_F_BLK_SIZE,
+	VIRTIO_BLK_F_FLUSH
 };
 
 static struct virtio_driver virtio_blk = {

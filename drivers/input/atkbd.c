@@ -18,6 +18,7 @@
 #define SC_CAPS 0x3a
 #define SC_RELEASE 0x80
 
+/* clang-format off */
 static const char normal_map[128] = {
 	0, 27, '1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-', '=', 127, '\t',
 	'q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p', '[', ']', '\r', 0, 'a', 's',
@@ -31,6 +32,7 @@ static const char shift_map[128] = {
 	'D', 'F', 'G', 'H', 'J', 'K', 'L', ':', '"', '~', 0, '|', 'Z', 'X', 'C', 'V',
 	'B', 'N', 'M', '<', '>', '?', 0, '*', 0, ' ',
 };
+/* clang-format on */
 
 static bool shift, ctrl, caps, extended;
 static struct input_dev *atkbd_input; /* input0, while atkbd is bound to serio0 */

@@ -26,7 +26,7 @@ static struct lkdtm_victim *volatile victim;
 /* noipa: not inlined or cloned, so the backtrace shows each function by name. */
 static __attribute__((noipa)) void lkdtm_do_null_deref(struct lkdtm_victim *v)
 {
-	pr_info("lkdtm: value %d\n", v->value);	/* reads address 4: page 0 is unmapped */
+	pr_info("lkdtm: value %d\n", v->value); /* reads address 4: page 0 is unmapped */
 }
 
 static __attribute__((noipa)) void lkdtm_NULL_DEREF(void)

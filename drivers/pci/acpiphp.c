@@ -20,11 +20,11 @@
 
 #include "pci.h"
 
-#define PCIHP_UP 0xae00		/* slots QEMU added (device_add) */
-#define PCIHP_DOWN 0xae04	/* slots QEMU wants removed (device_del) */
-#define PCIHP_EJECT 0xae08	/* write a slot's bit: QEMU unplugs it */
-#define PCIHP_RMV 0xae0c	/* slots that can be hot-removed */
-#define PCIHP_SEL 0xae10	/* bus select; bus 0 is 0 */
+#define PCIHP_UP 0xae00	   /* slots QEMU added (device_add) */
+#define PCIHP_DOWN 0xae04  /* slots QEMU wants removed (device_del) */
+#define PCIHP_EJECT 0xae08 /* write a slot's bit: QEMU unplugs it */
+#define PCIHP_RMV 0xae0c   /* slots that can be hot-removed */
+#define PCIHP_SEL 0xae10   /* bus select; bus 0 is 0 */
 
 /* The registers exist only on QEMU's PIIX4 (00:01.3, 8086:7113). */
 static bool pcihp_present(void)
@@ -52,7 +52,7 @@ void acpiphp_eject_slot(struct pci_bus *bus, unsigned int slot)
 	pr_info("pci 0000:00:%02x: slot ejected\n", slot);
 }
 
-#define PCIHP_GPE 1	/* QEMU's GPE for PCI hotplug on bus 0 */
+#define PCIHP_GPE 1 /* QEMU's GPE for PCI hotplug on bus 0 */
 
 static bool acpiphp_disabled;
 module_param_named(disable, acpiphp_disabled, bool,

@@ -10,10 +10,10 @@
 
 #include "pci.h"
 
-#define PIIX_DEVFN PCI_DEVFN(1, 0)	/* the ISA bridge on QEMU's -M pc */
+#define PIIX_DEVFN PCI_DEVFN(1, 0) /* the ISA bridge on QEMU's -M pc */
 #define PIIX_PIRQRC 0x60
-#define  PIIX_PIRQRC_DISABLE 0x80
-#define PIC_ELCR1 0x4d0	/* edge/level control: a set bit is a level-triggered IRQ */
+#define PIIX_PIRQRC_DISABLE 0x80
+#define PIC_ELCR1 0x4d0 /* edge/level control: a set bit is a level-triggered IRQ */
 #define PIC_ELCR2 0x4d1
 
 /* The pin as seen at bus 0: each bridge rotates INTx# by slot (PCI-PCI bridge 1.2, ch. 9). */

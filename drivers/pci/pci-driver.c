@@ -43,7 +43,7 @@ static int pci_device_probe(struct device *dev)
 
 	if (!id || !drv->probe)
 		return -ENODEV;
-	get_device(dev);	/* held while bound, as Linux does */
+	get_device(dev); /* held while bound, as Linux does */
 	pdev->driver = drv;
 	err = drv->probe(pdev, id);
 	if (err) {
@@ -70,22 +70,24 @@ static int pci_hotplug(struct device *dev, char **envp, int num_envp, char *buff
 		       int buffer_size)
 {
 	struct pci_dev *pdev = to_pci_dev(dev);
-	int i = 0, len = 0;
+	int i = 0, len = 0, err;
 
-	return add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-				   "PCI_CLASS=%04X", pdev->class) ?:
-	       add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-				   "PCI_ID=%04X:%04X", pdev->vendor, pdev->device) ?:
-	       add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-				   "PCI_SUBSYS_ID=%04X:%04X", pdev->subsystem_vendor,
-				   pdev->subsystem_device) ?:
-	       add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-				   "PCI_SLOT_NAME=%s", pci_name(pdev)) ?:
-	       add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-				   "MODALIAS=pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X",
-				   pdev->vendor, pdev->device, pdev->subsystem_vendor,
-				   pdev->subsystem_device, (u8)(pdev->class >> 16),
-				   (u8)(pdev->class >> 8), (u8)pdev->class);
+#define ADD_VAR(...) add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, __VA_ARGS__)
+	err = ADD_VAR("PCI_CLASS=%04X", pdev->class);
+	if (!err)
+		err = ADD_VAR("PCI_ID=%04X:%04X", pdev->vendor, pdev->device);
+	if (!err)
+		err = ADD_VAR("PCI_SUBSYS_ID=%04X:%04X", pdev->subsystem_vendor,
+			      pdev->subsystem_device);
+	if (!err)
+		err = ADD_VAR("PCI_SLOT_NAME=%s", pci_name(pdev));
+	if (!err)
+		err = ADD_VAR("MODALIAS=pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X",
+			      pdev->vendor, pdev->device, pdev->subsystem_vendor,
+			      pdev->subsystem_device, (u8)(pdev->class >> 16),
+			      (u8)(pdev->class >> 8), (u8)pdev->class);
+#undef ADD_VAR
+	return err;
 }
 
 struct bus_type pci_bus_type = {

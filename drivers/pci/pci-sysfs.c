@@ -7,25 +7,25 @@
 
 #include "pci.h"
 
-#define pci_config_attr(field, fmt)                                  \
-	static ssize_t field##_show(struct device *dev,             \
-				   struct device_attribute *attr __unused, \
-				   char *buf)                    \
-	{                                                            \
-		return scnprintf(buf, SYSFS_PAGE_SIZE, fmt "\n",     \
-				 to_pci_dev(dev)->field);            \
+#define pci_config_attr(field, fmt)                                         \
+	static ssize_t field##_show(struct device *dev,                     \
+				    struct device_attribute *attr __unused, \
+				    char *buf)                              \
+	{                                                                   \
+		return scnprintf(buf, SYSFS_PAGE_SIZE, fmt "\n",            \
+				 to_pci_dev(dev)->field);                   \
 	}
 
 pci_config_attr(vendor, "0x%04x")
-pci_config_attr(device, "0x%04x")
-pci_config_attr(subsystem_vendor, "0x%04x")
-pci_config_attr(subsystem_device, "0x%04x")
-pci_config_attr(revision, "0x%02x")
-pci_config_attr(class, "0x%06x")
-pci_config_attr(irq, "%u")
+	pci_config_attr(device, "0x%04x")
+		pci_config_attr(subsystem_vendor, "0x%04x")
+			pci_config_attr(subsystem_device, "0x%04x")
+				pci_config_attr(revision, "0x%02x")
+					pci_config_attr(class, "0x%06x")
+						pci_config_attr(irq, "%u")
 
-/* One line per BAR, then the ROM: start, end, flags. */
-static ssize_t resource_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
+	/* One line per BAR, then the ROM: start, end, flags. */
+	static ssize_t resource_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
 	struct pci_dev *pdev = to_pci_dev(dev);
 	size_t len = 0;

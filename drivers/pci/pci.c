@@ -54,7 +54,7 @@ void pci_clear_master(struct pci_dev *pdev)
 /* The next capability with id cap after the one at pos (0: from the list head). */
 u8 pci_find_next_capability(struct pci_dev *pdev, u8 pos, u8 cap)
 {
-	int ttl = 48;	/* a looping list must not hang us */
+	int ttl = 48; /* a looping list must not hang us */
 
 	if (!(pci_read_config_word(pdev, PCI_STATUS) & PCI_STATUS_CAP_LIST))
 		return 0;

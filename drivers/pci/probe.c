@@ -36,7 +36,7 @@ struct pci_bus *pci_alloc_bus(struct pci_bus *parent, struct pci_dev *self, unsi
 
 static u64 size_from_mask(u64 mask)
 {
-	return mask & (~mask + 1);	/* the lowest bit the device lets us set */
+	return mask & (~mask + 1); /* the lowest bit the device lets us set */
 }
 
 static unsigned long bar_flags(u32 bar)
@@ -75,11 +75,11 @@ static int pci_read_base(struct pci_dev *pdev, int i)
 
 	sz = probe_bar(pdev, reg, &l);
 	if (!sz || sz == ~0u)
-		return 1;	/* the function has no such BAR */
+		return 1; /* the function has no such BAR */
 	res->flags = bar_flags(l) | IORESOURCE_SIZEALIGN;
 	if (l & PCI_BASE_ADDRESS_SPACE_IO) {
 		base = l & PCI_BASE_ADDRESS_IO_MASK;
-		mask = (sz & PCI_BASE_ADDRESS_IO_MASK) | 0xffff0000u;	/* 16-bit ports */
+		mask = (sz & PCI_BASE_ADDRESS_IO_MASK) | 0xffff0000u; /* 16-bit ports */
 	} else {
 		base = l & PCI_BASE_ADDRESS_MEM_MASK;
 		mask = (u64)(sz & PCI_BASE_ADDRESS_MEM_MASK) | 0xffffffff00000000ull;
@@ -130,7 +130,7 @@ static void pci_setup_device(struct pci_dev *pdev)
 
 	pdev->vendor = pci_read_config_word(pdev, PCI_VENDOR_ID);
 	pdev->device = pci_read_config_word(pdev, PCI_DEVICE_ID);
-	pdev->revision = (u8)class;
+	pdev->revision = (u8) class;
 	pdev->class = class >> 8;
 	pdev->hdr_type = pci_read_config_byte(pdev, PCI_HEADER_TYPE) & 0x7f;
 	pdev->pin = pci_read_config_byte(pdev, PCI_INTERRUPT_PIN);
@@ -326,7 +326,7 @@ int pci_scan_root_bus(struct device *host_bridge)
 		return -ENOMEM;
 	root->bridge = host_bridge;
 	pci_scan_bus(root);
-	pci_for_each_dev(pci_note_resources, NULL);	/* what firmware placed, before we place more */
+	pci_for_each_dev(pci_note_resources, NULL); /* what firmware placed, before we place more */
 	pci_bus_add_devices(root);
 	return 0;
 }

@@ -37,7 +37,7 @@ void pci_stop_and_remove_bus_device(struct pci_dev *pdev)
 		pdev->subordinate = NULL;
 	}
 	if (pdev->is_added)
-		device_del(&pdev->dev);	/* unbinds the driver; the remove event */
+		device_del(&pdev->dev); /* unbinds the driver; the remove event */
 	pdev->is_added = false;
 	list_del_init(&pdev->bus_list);
 	put_device(&pdev->dev);

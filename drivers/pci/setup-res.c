@@ -9,13 +9,13 @@
 
 #include "pci.h"
 
-#define PCI_MEM_TOP 0xfec00000u		/* the I/O APIC; BARs go below it */
-#define PCI_MEM_FLOOR 0xe0000000u	/* well above RAM in any -m we boot with */
-#define PCI_IO_START 0xc000u		/* SeaBIOS's first port for BARs */
+#define PCI_MEM_TOP 0xfec00000u	  /* the I/O APIC; BARs go below it */
+#define PCI_MEM_FLOOR 0xe0000000u /* well above RAM in any -m we boot with */
+#define PCI_IO_START 0xc000u	  /* SeaBIOS's first port for BARs */
 #define PCI_IO_END 0xffffu
 
-static u64 mem_next = PCI_MEM_TOP;	/* next memory BAR ends below this */
-static u32 io_next = PCI_IO_START;	/* next I/O BAR starts at or above this */
+static u64 mem_next = PCI_MEM_TOP; /* next memory BAR ends below this */
+static u32 io_next = PCI_IO_START; /* next I/O BAR starts at or above this */
 
 static bool unassigned(const struct resource *res)
 {
@@ -94,7 +94,7 @@ void pci_assign_unassigned(struct pci_dev *pdev)
 
 		if (!unassigned(res))
 			continue;
-		if (i == PCI_ROM_RESOURCE) {	/* nobody here runs option ROMs */
+		if (i == PCI_ROM_RESOURCE) { /* nobody here runs option ROMs */
 			*res = (struct resource){ 0 };
 			continue;
 		}

@@ -12,14 +12,14 @@
 
 #define COLS 80
 #define ROWS 25
-#define ATTR 0x0700	/* light grey on black */
+#define ATTR 0x0700 /* light grey on black */
 #define CRTC_INDEX 0x3d4
 #define CRTC_DATA 0x3d5
 
 static u16 *const screen = (u16 *)0xb8000;
 static int row, col;
-static int esc_state;	/* 0: text, 1: after ESC, 2: inside a CSI sequence */
-static bool bound = true;	/* /sys/class/vtconsole/vtcon0/bind (vtconsole.c) */
+static int esc_state;	  /* 0: text, 1: after ESC, 2: inside a CSI sequence */
+static bool bound = true; /* /sys/class/vtconsole/vtcon0/bind (vtconsole.c) */
 
 static void move_cursor(void)
 {
@@ -63,7 +63,7 @@ static bool swallow_escape(char c)
 	}
 	if (esc_state == 2) {
 		if (c >= 0x40 && c <= 0x7e)
-			csi_final(c);	/* the final byte of a CSI sequence */
+			csi_final(c); /* the final byte of a CSI sequence */
 		return true;
 	}
 	return false;
@@ -121,7 +121,7 @@ void vgacon_init(void)
 	register_console(&vga_console);
 }
 
-static bool vga_registered = true;	/* vgacon_init's, until the driver takes it */
+static bool vga_registered = true; /* vgacon_init's, until the driver takes it */
 
 static int vga_probe(struct platform_device *pdev)
 {
@@ -133,7 +133,7 @@ static int vga_probe(struct platform_device *pdev)
 
 static int vga_remove(struct platform_device *pdev)
 {
-	unregister_console(&vga_console);	/* the screen keeps what it shows */
+	unregister_console(&vga_console); /* the screen keeps what it shows */
 	vga_registered = false;
 	return 0;
 }

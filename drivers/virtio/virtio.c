@@ -13,7 +13,7 @@
 #include <kobold/virtio_pci.h>
 
 #define VIRTIO_MAX_DEVICES 64
-static u64 index_used;	/* virtio<N> names in use; the lowest free is reused */
+static u64 index_used; /* virtio<N> names in use; the lowest free is reused */
 
 static ssize_t device_show(struct device *dev, struct device_attribute *attr __unused, char *buf)
 {
@@ -118,7 +118,7 @@ static int virtio_negotiate(struct virtio_device *vdev, const struct virtio_driv
 	if (err)
 		return err;
 	if (!virtio_has_feature(vdev, VIRTIO_F_VERSION_1))
-		return 0;	/* legacy devices have no FEATURES_OK step */
+		return 0; /* legacy devices have no FEATURES_OK step */
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_FEATURES_OK);
 	if (!(vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_FEATURES_OK)) {
 		pr_err("virtio %s: device refused our features\n", vdev->dev.bus_id);
@@ -192,7 +192,7 @@ int register_virtio_device(struct virtio_device *vdev)
 {
 	int err;
 
-	device_initialize(&vdev->dev);	/* from here on, put_device frees it */
+	device_initialize(&vdev->dev); /* from here on, put_device frees it */
 	vdev->index = alloc_index();
 	if (vdev->index < 0)
 		return vdev->index;
@@ -204,7 +204,7 @@ int register_virtio_device(struct virtio_device *vdev)
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
 	err = device_add(&vdev->dev);
 	if (err)
-		index_used &= ~(1ull << vdev->index);	/* the caller puts the device */
+		index_used &= ~(1ull << vdev->index); /* the caller puts the device */
 	return err;
 }
 

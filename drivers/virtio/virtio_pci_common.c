@@ -227,7 +227,7 @@ static int virtio_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	int err;
 
 	if (pdev->device < VIRTIO_PCI_TRANSITIONAL_FIRST || pdev->device > VIRTIO_PCI_MODERN_LAST)
-		return -ENODEV;	/* other Red Hat devices (e.g. the pvpanic) */
+		return -ENODEV; /* other Red Hat devices (e.g. the pvpanic) */
 	vp_dev = kzalloc(sizeof(*vp_dev));
 	if (!vp_dev)
 		return -ENOMEM;
@@ -244,7 +244,7 @@ static int virtio_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 		pr_err("virtio-pci %s: no interrupt line\n", pci_name(pdev));
 		goto out_free;
 	}
-	pci_set_master(pdev);	/* the device reads and writes our rings */
+	pci_set_master(pdev); /* the device reads and writes our rings */
 	err = request_irq((int)pdev->irq, vp_interrupt, pci_name(pdev), vp_dev);
 	if (err)
 		goto out_disable;
@@ -256,7 +256,7 @@ static int virtio_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 
 out_irq:
 	free_irq((int)pdev->irq, vp_dev);
-	put_device(&vp_dev->vdev.dev);	/* frees vp_dev */
+	put_device(&vp_dev->vdev.dev); /* frees vp_dev */
 	pci_clear_master(pdev);
 	pci_disable_device(pdev);
 	return err;
@@ -272,7 +272,7 @@ static void virtio_pci_remove(struct pci_dev *pdev)
 {
 	struct virtio_pci_device *vp_dev = pci_get_drvdata(pdev);
 
-	get_device(&vp_dev->vdev.dev);	/* until the interrupt handler is gone */
+	get_device(&vp_dev->vdev.dev); /* until the interrupt handler is gone */
 	unregister_virtio_device(&vp_dev->vdev);
 	vp_dev->vdev.config->reset(&vp_dev->vdev);
 	free_irq((int)pdev->irq, vp_dev);

@@ -39,7 +39,7 @@ static void vp_set(struct virtio_device *vdev, unsigned int offset, const void *
 
 static u32 vp_generation(struct virtio_device *vdev)
 {
-	return 0;	/* legacy devices have no generation counter */
+	return 0; /* legacy devices have no generation counter */
 }
 
 static u8 vp_get_status(struct virtio_device *vdev)
@@ -61,7 +61,7 @@ static void vp_reset(struct virtio_device *vdev)
 
 static u64 vp_get_features(struct virtio_device *vdev)
 {
-	return inl(port(vdev, VIRTIO_PCI_HOST_FEATURES));	/* 32 bits only */
+	return inl(port(vdev, VIRTIO_PCI_HOST_FEATURES)); /* 32 bits only */
 }
 
 static int vp_finalize_features(struct virtio_device *vdev)
@@ -87,7 +87,7 @@ static struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int 
 	outw(port(vdev, VIRTIO_PCI_QUEUE_SEL), (u16)index);
 	num = inw(port(vdev, VIRTIO_PCI_QUEUE_NUM));
 	if (!num || inl(port(vdev, VIRTIO_PCI_QUEUE_PFN)))
-		return NULL;	/* no such queue, or already in use */
+		return NULL; /* no such queue, or already in use */
 	info = kzalloc(sizeof(*info));
 	if (!info)
 		return NULL;
@@ -114,7 +114,7 @@ static void vp_del_vq(struct virtqueue *vq)
 	struct virtio_pci_vq_info *info = vq->priv;
 
 	outw(port(vq->vdev, VIRTIO_PCI_QUEUE_SEL), (u16)vq->index);
-	outl(port(vq->vdev, VIRTIO_PCI_QUEUE_PFN), 0);	/* the device forgets the ring */
+	outl(port(vq->vdev, VIRTIO_PCI_QUEUE_PFN), 0); /* the device forgets the ring */
 	vring_del_virtqueue(vq);
 	vp_free_ring(info);
 	kfree(info);
@@ -154,7 +154,7 @@ int virtio_pci_legacy_probe(struct virtio_pci_device *vp)
 	vp->ioaddr = (u16)res->start;
 	vp->vdev.config = &virtio_pci_legacy_config_ops;
 	vp->vdev.id.vendor = pdev->subsystem_vendor;
-	vp->vdev.id.device = pdev->subsystem_device;	/* §4.1.2.1: transitional ids */
+	vp->vdev.id.device = pdev->subsystem_device; /* §4.1.2.1: transitional ids */
 	vp->setup_vq = vp_setup_vq;
 	vp->del_vq = vp_del_vq;
 	vp->read_isr = vp_read_isr;

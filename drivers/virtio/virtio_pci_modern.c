@@ -36,7 +36,7 @@ static void vp_get(struct virtio_device *vdev, unsigned int offset, void *buf, u
 
 	if (offset + len > vp->device_len)
 		return;
-	do {	/* a change in the middle would tear the value (§2.4.1) */
+	do { /* a change in the middle would tear the value (§2.4.1) */
 		gen = ioread8(vp->common, VIRTIO_PCI_COMMON_CFGGENERATION);
 		if (len == 1)
 			*(u8 *)buf = ioread8(vp->device, offset);
@@ -125,7 +125,7 @@ static bool vp_notify(struct virtqueue *vq)
 {
 	struct virtio_pci_vq_info *info = vq->priv;
 
-	*info->notify_addr = (u16)vq->index;	/* §4.1.5.2: the queue's index */
+	*info->notify_addr = (u16)vq->index; /* §4.1.5.2: the queue's index */
 	return true;
 }
 
@@ -253,7 +253,7 @@ static volatile u8 *map_capability(struct pci_dev *pdev, u8 pos, u32 minlen, u32
 	res = &pdev->resource[bar];
 	if (!(res->flags & IORESOURCE_MEM) || !res->start ||
 	    (u64)offset + length > resource_size(res) || res->start + offset + length > 0xffffffffull)
-		return NULL;	/* I/O BARs and BARs above 4 GiB are not for us */
+		return NULL; /* I/O BARs and BARs above 4 GiB are not for us */
 	if (len)
 		*len = length;
 	return (volatile u8 *)(unsigned long)(res->start + offset);
@@ -297,7 +297,7 @@ int virtio_pci_modern_probe(struct virtio_pci_device *vp)
 	vp->vdev.config = &virtio_pci_config_ops;
 	vp->vdev.id.vendor = pdev->subsystem_vendor;
 	vp->vdev.id.device = pdev->device < VIRTIO_PCI_MODERN_BASE ? pdev->subsystem_device
-								  : pdev->device - VIRTIO_PCI_MODERN_BASE;
+								   : pdev->device - VIRTIO_PCI_MODERN_BASE;
 	vp->setup_vq = vp_setup_vq;
 	vp->config_vector = vp_config_vector;
 	vp->del_vq = vp_del_vq;

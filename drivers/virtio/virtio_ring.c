@@ -17,15 +17,15 @@
 struct vring_virtqueue {
 	struct virtqueue vq;
 	struct vring vring;
-	u16 free_head;		/* first free descriptor; free ones chain through .next */
-	u16 avail_idx;		/* our copy of avail->idx */
-	u16 last_used_idx;	/* the used entries we have collected */
-	u16 num_added;		/* published since the last kick */
-	bool indirect;		/* VIRTIO_RING_F_INDIRECT_DESC negotiated */
-	bool event;		/* VIRTIO_RING_F_EVENT_IDX negotiated */
+	u16 free_head;	   /* first free descriptor; free ones chain through .next */
+	u16 avail_idx;	   /* our copy of avail->idx */
+	u16 last_used_idx; /* the used entries we have collected */
+	u16 num_added;	   /* published since the last kick */
+	bool indirect;	   /* VIRTIO_RING_F_INDIRECT_DESC negotiated */
+	bool event;	   /* VIRTIO_RING_F_EVENT_IDX negotiated */
 	bool (*notify)(struct virtqueue *vq);
-	void **data;		/* the token of each chain, by head */
-	struct vring_desc **indir;	/* the indirect table of each chain, by head */
+	void **data;		   /* the token of each chain, by head */
+	struct vring_desc **indir; /* the indirect table of each chain, by head */
 };
 
 #define to_vvq(_vq) container_of(_vq, struct vring_virtqueue, vq)
@@ -46,7 +46,7 @@ struct virtqueue *vring_new_virtqueue(unsigned int index, unsigned int num, unsi
 	struct vring_virtqueue *vvq;
 
 	if (!num || num > 32768 || (num & (num - 1)))
-		return NULL;	/* split queue sizes are powers of 2 (§2.6) */
+		return NULL; /* split queue sizes are powers of 2 (§2.6) */
 	vvq = kzalloc(sizeof(*vvq));
 	if (!vvq)
 		return NULL;
@@ -61,8 +61,13 @@ struct virtqueue *vring_new_virtqueue(unsigned int index, unsigned int num, unsi
 	vring_init(&vvq->vring, num, pages, align);
 	for (unsigned int i = 0; i < num - 1; i++)
 		vvq->vring.desc[i].next = (u16)(i + 1);
-	vvq->vq = (struct virtqueue){ .callback = callback, .name = name, .vdev = vdev,
-				      .index = index, .num_free = num };
+	vvq->vq = (struct virtqueue){
+		.callback = callback,
+		.name = name,
+		.vdev = vdev,
+		.index = index,
+		.num_free = num,
+	};
 	vvq->notify = notify;
 	vvq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC);
 	vvq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
@@ -96,7 +101,7 @@ static struct vring_desc *alloc_indirect(struct scatterlist sg[], unsigned int o
 	if (!t)
 		return NULL;
 	for (unsigned int n = 0; n < total; n++) {
-		t[n].addr = (u32)(unsigned long)sg[n].buf;	/* identity-mapped */
+		t[n].addr = (u32)(unsigned long)sg[n].buf; /* identity-mapped */
 		t[n].len = sg[n].length;
 		t[n].flags = (n + 1 < total ? VRING_DESC_F_NEXT : 0) |
 			     (n >= out ? VRING_DESC_F_WRITE : 0);
@@ -114,7 +119,7 @@ static unsigned int add_direct(struct vring_virtqueue *vvq, struct scatterlist s
 
 	head = i = vvq->free_head;
 	for (n = 0; n < total; n++) {
-		desc[i].addr = (u32)(unsigned long)sg[n].buf;	/* identity-mapped */
+		desc[i].addr = (u32)(unsigned long)sg[n].buf; /* identity-mapped */
 		desc[i].len = sg[n].length;
 		desc[i].flags = VRING_DESC_F_NEXT | (n >= out ? VRING_DESC_F_WRITE : 0);
 		prev = i;
@@ -152,7 +157,7 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
 		return -EINVAL;
 	if (vvq->indirect && total > 1 && vq->num_free) {
 		table = alloc_indirect(sg, out, total);
-		if (!table)	/* the ring's own descriptors will do, if it has room */
+		if (!table) /* the ring's own descriptors will do, if it has room */
 			pr_warn("virtio: %s: could not allocate an indirect table, using %u descriptors of the ring\n",
 				vq->name, total);
 	}
@@ -185,7 +190,7 @@ bool virtqueue_kick(struct virtqueue *vq)
 	u16 new_idx = vvq->avail_idx, old_idx = (u16)(new_idx - vvq->num_added);
 	bool needs = vvq->num_added;
 
-	mb();	/* the index before the device's flags (§2.6.13.4) */
+	mb(); /* the index before the device's flags (§2.6.13.4) */
 	if (vvq->event)
 		needs = vring_need_event(vring_avail_event(&vvq->vring), new_idx, old_idx);
 	vvq->num_added = 0;
@@ -200,7 +205,7 @@ static void detach_buf(struct vring_virtqueue *vvq, unsigned int head)
 
 	vvq->data[head] = NULL;
 	vvq->vq.num_free++;
-	if (vvq->indir[head]) {	/* one ring descriptor, a table of our own */
+	if (vvq->indir[head]) { /* one ring descriptor, a table of our own */
 		kfree(vvq->indir[head]);
 		vvq->indir[head] = NULL;
 		desc[head].next = vvq->free_head;

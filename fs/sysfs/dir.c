@@ -67,7 +67,7 @@ struct sysfs_dirent *sysfs_new_dirent(const char *name, int type, umode_t mode)
 		kfree(sd);
 		return NULL;
 	}
-	sd->count = 1;	/* the tree's reference, taken over by sysfs_add_dirent */
+	sd->count = 1; /* the tree's reference, taken over by sysfs_add_dirent */
 	sd->type = type;
 	sd->mode = mode;
 	return sd;
@@ -151,7 +151,7 @@ int sysfs_create_dir(struct kobject *kobj)
 	if (kobj->parent)
 		parent = kobj->parent->sd;
 	if (!parent)
-		return -ENOENT;	/* parent not in sysfs */
+		return -ENOENT; /* parent not in sysfs */
 	sd = sysfs_new_dirent(kobject_name(kobj), SYSFS_DIR, S_IRWXUGO & ~S_IWUGO);
 	if (!sd)
 		return -ENOMEM;
@@ -161,7 +161,7 @@ int sysfs_create_dir(struct kobject *kobj)
 		sysfs_put(sd);
 		return err;
 	}
-	kobj->sd = sysfs_get(sd);	/* ours until remove_dir, whatever the tree does */
+	kobj->sd = sysfs_get(sd); /* ours until remove_dir, whatever the tree does */
 	return 0;
 }
 

@@ -20,9 +20,9 @@ struct sysfs_open_file {
 	struct sysfs_dirent *sd;
 	struct kobject *kobj;
 	const struct attribute *attr;
-	struct module *owner;	/* pinned from open to close */
-	char *page;		/* show()'s snapshot, or the last write */
-	size_t count;		/* bytes of snapshot */
+	struct module *owner; /* pinned from open to close */
+	char *page;	      /* show()'s snapshot, or the last write */
+	size_t count;	      /* bytes of snapshot */
 	size_t pos;
 	bool needs_read_fill;
 };
@@ -139,7 +139,7 @@ int sysfs_open(struct sysfs_dirent *sd, int flags __unused, struct sysfs_open_fi
 	if (!of)
 		return -ENOMEM;
 	of->owner = sd->attr.attr->owner;
-	if (!try_module_get(of->owner)) {	/* its module is going away */
+	if (!try_module_get(of->owner)) { /* its module is going away */
 		kfree(of);
 		return -ENODEV;
 	}
@@ -215,7 +215,7 @@ ssize_t sysfs_write(struct sysfs_open_file *of, const char *buf, size_t len)
 		return -EACCES;
 	if (get_page(of))
 		return -ENOMEM;
-	len = min(len, (size_t)SYSFS_PAGE_SIZE - 1);	/* 2.6: the rest is the caller's to retry */
+	len = min(len, (size_t)SYSFS_PAGE_SIZE - 1); /* 2.6: the rest is the caller's to retry */
 	memcpy(of->page, buf, len);
 	of->page[len] = '\0';
 	of->needs_read_fill = true;
@@ -234,7 +234,7 @@ void sysfs_close(struct sysfs_open_file *of)
 {
 	if (!of)
 		return;
-	kobject_put(of->kobj);	/* may run a release in the owner: put the module after */
+	kobject_put(of->kobj); /* may run a release in the owner: put the module after */
 	module_put(of->owner);
 	sysfs_put(of->sd);
 	kfree(of->page);

@@ -7,7 +7,7 @@
 
 struct walk {
 	struct sysfs_dirent *cur;
-	int links;	/* symlinks followed so far, limited as Linux's MAXSYMLINKS */
+	int links; /* symlinks followed so far, limited as Linux's MAXSYMLINKS */
 };
 
 /* Step from w->cur into the component name[0..n). */
@@ -21,7 +21,7 @@ static int walk_one(struct walk *w, const char *p, size_t n, bool follow)
 	if (n == 1 && p[0] == '.')
 		return 0;
 	if (n == 2 && p[0] == '.' && p[1] == '.') {
-		if (w->cur->parent)	/* ".." at "/" stays at "/" */
+		if (w->cur->parent) /* ".." at "/" stays at "/" */
 			w->cur = w->cur->parent;
 		return 0;
 	}

@@ -5,7 +5,7 @@
 #include <kobold/rbtree.h>
 #include <kobold/sysfs.h>
 
-#define SYSFS_FLAG_REMOVED 0x1	/* unlinked: lookups no longer find it */
+#define SYSFS_FLAG_REMOVED 0x1 /* unlinked: lookups no longer find it */
 
 /*
  * One node of the tree. Its count holds one reference for being linked into
@@ -16,29 +16,29 @@
  */
 struct sysfs_dirent {
 	int count;
-	int type;	/* SYSFS_ROOT, SYSFS_DIR, SYSFS_KOBJ_ATTR or SYSFS_KOBJ_LINK */
+	int type; /* SYSFS_ROOT, SYSFS_DIR, SYSFS_KOBJ_ATTR or SYSFS_KOBJ_LINK */
 	unsigned int flags;
 	umode_t mode;
 	const char *name;
 	struct sysfs_dirent *parent;
-	struct rb_node node;	/* in parent->dir.children, by name */
+	struct rb_node node; /* in parent->dir.children, by name */
 	union {
 		struct {
 			struct rb_root children;
-			struct kobject *kobj;	/* NULL for "/" */
+			struct kobject *kobj; /* NULL for "/" */
 		} dir;
 		struct {
 			struct kobject *kobj;
 			const struct attribute *attr;
 		} attr;
 		struct {
-			struct sysfs_dirent *target;	/* counted */
+			struct sysfs_dirent *target; /* counted */
 		} link;
 	};
 };
 
-extern struct sysfs_dirent sysfs_root_sd;	/* "/" */
-extern struct sysfs_dirent *sysfs_sys_sd;	/* "/sys" */
+extern struct sysfs_dirent sysfs_root_sd; /* "/" */
+extern struct sysfs_dirent *sysfs_sys_sd; /* "/sys" */
 
 static inline bool sysfs_is_dir(const struct sysfs_dirent *sd)
 {

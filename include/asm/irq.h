@@ -11,9 +11,12 @@
 
 #define NR_IRQS_LEGACY 16
 #define NR_IRQS 48
-#define IRQ_BASE 32	/* IRQ n arrives as vector IRQ_BASE + n */
+#define IRQ_BASE 32 /* IRQ n arrives as vector IRQ_BASE + n */
 
-enum irqreturn { IRQ_NONE, IRQ_HANDLED };
+enum irqreturn {
+	IRQ_NONE,
+	IRQ_HANDLED,
+};
 typedef enum irqreturn (*irq_handler_t)(int irq, void *dev);
 
 /* Several handlers may share a line; each must check whether its device asked. */

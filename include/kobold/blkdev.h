@@ -15,7 +15,11 @@
 #define SECTOR_SHIFT 9
 #define DISK_NAME_LEN 32
 
-enum req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH };
+enum req_op {
+	REQ_OP_READ,
+	REQ_OP_WRITE,
+	REQ_OP_FLUSH,
+};
 
 struct gendisk;
 struct hd_struct;
@@ -29,28 +33,28 @@ struct request {
 	enum req_op op;
 	u64 sector;
 	u32 nr_sectors;
-	void *buffer;		/* identity-mapped: its address is its bus address */
+	void *buffer; /* identity-mapped: its address is its bus address */
 	struct gendisk *disk;
-	int error;		/* 0 or -errno, set by blk_end_request */
+	int error; /* 0 or -errno, set by blk_end_request */
 	volatile bool done;
 	u64 start_ns;
-	void (*end_io)(struct request *rq);	/* optional, after done is set; may free rq */
+	void (*end_io)(struct request *rq); /* optional, after done is set; may free rq */
 	void *end_io_data;
-	void *driver_data;	/* the driver's, while it owns the request */
+	void *driver_data; /* the driver's, while it owns the request */
 };
 
 struct block_device_operations {
-	struct module *owner;	/* pinned while a /dev node of the disk is open */
+	struct module *owner; /* pinned while a /dev node of the disk is open */
 	/* Starts rq; returns 0 if accepted (completion follows), else -errno. */
 	int (*submit)(struct gendisk *disk, struct request *rq);
 };
 
 /* The counters /sys/class/block/NAME/stat shows, in Linux's order. */
 struct disk_stats {
-	unsigned long ios[2];		/* reads, writes completed */
+	unsigned long ios[2]; /* reads, writes completed */
 	unsigned long merges[2];
 	unsigned long sectors[2];
-	unsigned long ticks[2];		/* milliseconds spent */
+	unsigned long ticks[2]; /* milliseconds spent */
 	unsigned long in_flight;
 	unsigned long io_ticks;
 	unsigned long time_in_queue;
@@ -63,39 +67,39 @@ struct gendisk {
 	unsigned int major;
 	unsigned int first_minor;
 	char disk_name[DISK_NAME_LEN];
-	u64 capacity;			/* in 512-byte sectors */
+	u64 capacity; /* in 512-byte sectors */
 	bool read_only;
 	bool removable;
-	bool registered;		/* between add_disk and del_gendisk */
-	bool dead;			/* after del_gendisk: I/O fails with -ENODEV */
-	u32 max_sectors;		/* largest request the driver takes (0: no limit) */
-	unsigned int queue_depth;	/* most requests in flight (0: no limit), Linux's nr_requests */
-	struct wait_queue_head wait;	/* woken at each completion and at del_gendisk */
+	bool registered;	     /* between add_disk and del_gendisk */
+	bool dead;		     /* after del_gendisk: I/O fails with -ENODEV */
+	u32 max_sectors;	     /* largest request the driver takes (0: no limit) */
+	unsigned int queue_depth;    /* most requests in flight (0: no limit), Linux's nr_requests */
+	struct wait_queue_head wait; /* woken at each completion and at del_gendisk */
 	const struct block_device_operations *fops;
 	void *private_data;
-	struct device *driverfs_dev;	/* the parent device, for the "device" link */
-	int minors;			/* dev_t's from first_minor: > 1 allows partitions */
-	struct hd_struct **part;	/* [minors]: partition n, or NULL (genhd.h) */
-	struct class_device cdev;	/* its entry in the block class */
+	struct device *driverfs_dev; /* the parent device, for the "device" link */
+	int minors;		     /* dev_t's from first_minor: > 1 allows partitions */
+	struct hd_struct **part;     /* [minors]: partition n, or NULL (genhd.h) */
+	struct class_device cdev;    /* its entry in the block class */
 	struct disk_stats stats;
-	struct list_head list;		/* all disks, for lsblk */
+	struct list_head list; /* all disks, for lsblk */
 };
 
 extern struct class block_class;
-extern struct kset block_subsys;	/* /sys/block (2.6's name for it) */
+extern struct kset block_subsys; /* /sys/block (2.6's name for it) */
 
 /* A major number: 0 asks for a free one (returned); an error is negative. */
 int register_blkdev(unsigned int major, const char *name);
 void unregister_blkdev(unsigned int major, const char *name);
 
-struct gendisk *alloc_disk(void);	/* zeroed; the caller owns it (put_disk) */
+struct gendisk *alloc_disk(void); /* zeroed; the caller owns it (put_disk) */
 /*
  * Puts the disk into the block class. Linux 2.6's add_disk returned void;
  * Kobold's returns 0 or -errno, so that a failing probe can unwind.
  */
 int add_disk(struct gendisk *disk);
 void del_gendisk(struct gendisk *disk);
-void put_disk(struct gendisk *disk);	/* drops the reference; freed at the last */
+void put_disk(struct gendisk *disk); /* drops the reference; freed at the last */
 
 static inline void set_capacity(struct gendisk *disk, u64 sectors) { disk->capacity = sectors; }
 static inline u64 get_capacity(struct gendisk *disk) { return disk->capacity; }

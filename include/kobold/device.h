@@ -24,14 +24,17 @@ struct class;
 struct class_device;
 
 /* As 2.6's: the attribute's owner is the module that defines it (THIS_MODULE). */
-#define __ATTR(_name, _mode, _show, _store)                                        \
-	{ .attr = { .name = #_name, .owner = THIS_MODULE, .mode = _mode },          \
-	  .show = _show, .store = _store }
+#define __ATTR(_name, _mode, _show, _store)                                \
+	{ .attr = { .name = #_name, .owner = THIS_MODULE, .mode = _mode }, \
+	  .show = _show,                                                   \
+	  .store = _store }
 #define __ATTR_RO(_name) __ATTR(_name, S_IRUGO, _name##_show, NULL)
 /* Linux 3.11's: NAME_show and NAME_store, modes 0644 and 0200. */
 #define __ATTR_RW(_name) __ATTR(_name, S_IRUGO | S_IWUSR, _name##_show, _name##_store)
 #define __ATTR_WO(_name) __ATTR(_name, S_IWUSR, NULL, _name##_store)
+/* clang-format off */
 #define __ATTR_NULL { .attr = { .name = NULL } }	/* ends attribute arrays */
+/* clang-format on */
 
 /* What a suspend is for (2.6.11's pm_message_t; PM_EVENT_* in <linux/pm.h>). */
 typedef struct pm_message {
@@ -55,11 +58,11 @@ struct bus_attribute {
 
 struct bus_type {
 	const char *name;
-	struct kset subsys;	/* /sys/bus/<name> */
-	struct kset drivers;	/* /sys/bus/<name>/drivers; its list holds the drivers */
-	struct kset devices;	/* /sys/bus/<name>/devices (links) */
-	struct list_head devices_list;	/* devices on the bus, in add order */
-	struct bus_attribute *bus_attrs;	/* arrays ended by __ATTR_NULL */
+	struct kset subsys;		 /* /sys/bus/<name> */
+	struct kset drivers;		 /* /sys/bus/<name>/drivers; its list holds the drivers */
+	struct kset devices;		 /* /sys/bus/<name>/devices (links) */
+	struct list_head devices_list;	 /* devices on the bus, in add order */
+	struct bus_attribute *bus_attrs; /* arrays ended by __ATTR_NULL */
 	struct device_attribute *dev_attrs;
 	struct driver_attribute *drv_attrs;
 	/* Nonzero if drv can drive dev. */
@@ -70,7 +73,7 @@ struct bus_type {
 };
 
 int bus_register(struct bus_type *bus);
-void bus_unregister(struct bus_type *bus);	/* warns and keeps it if devices or drivers remain */
+void bus_unregister(struct bus_type *bus); /* warns and keeps it if devices or drivers remain */
 /* fn returns nonzero to stop; it may unregister the device it is given, no other. */
 int bus_for_each_dev(struct bus_type *bus, struct device *start, void *data,
 		     int (*fn)(struct device *dev, void *data));
@@ -92,22 +95,22 @@ struct driver_attribute {
 struct device_driver {
 	const char *name;
 	struct bus_type *bus;
-	struct kobject kobj;	/* /sys/bus/<bus>/drivers/<name> */
-	struct list_head devices;	/* bound devices */
-	int (*probe)(struct device *dev);	/* 0 binds; an error leaves dev unbound */
+	struct kobject kobj;		  /* /sys/bus/<bus>/drivers/<name> */
+	struct list_head devices;	  /* bound devices */
+	int (*probe)(struct device *dev); /* 0 binds; an error leaves dev unbound */
 	int (*remove)(struct device *dev);
-	void (*shutdown)(struct device *dev);	/* before poweroff and reboot */
+	void (*shutdown)(struct device *dev); /* before poweroff and reboot */
 	int (*suspend)(struct device *dev, pm_message_t state);
 	int (*resume)(struct device *dev);
 };
 
 int driver_register(struct device_driver *drv);
-void driver_unregister(struct device_driver *drv);	/* calls remove for each bound device */
+void driver_unregister(struct device_driver *drv); /* calls remove for each bound device */
 int driver_create_file(struct device_driver *drv, struct driver_attribute *attr);
 void driver_remove_file(struct device_driver *drv, struct driver_attribute *attr);
 
 /* Binding (drivers/base/dd.c). Registering either side binds matching pairs. */
-int device_attach(struct device *dev);	/* 1 if bound */
+int device_attach(struct device *dev); /* 1 if bound */
 /* A device on bus by name, with a reference (put_device it), or NULL. */
 struct device *bus_find_device_by_name(struct bus_type *bus, const char *name);
 void driver_attach(struct device_driver *drv);
@@ -133,44 +136,44 @@ struct device_attribute {
  * Linux 3.11's: from NAME_attrs (a NULL-ended array of &dev_attr_X.attr),
  * NAME_group and NAME_groups, for class->dev_groups or dev->groups.
  */
-#define __ATTRIBUTE_GROUPS(_name)                                         \
-	static const struct attribute_group *_name##_groups[] = {        \
-		&_name##_group,                                           \
-		NULL,                                                     \
+#define __ATTRIBUTE_GROUPS(_name)                                 \
+	static const struct attribute_group *_name##_groups[] = { \
+		&_name##_group,                                   \
+		NULL,                                             \
 	}
-#define ATTRIBUTE_GROUPS(_name)                                           \
-	static const struct attribute_group _name##_group = {            \
-		.attrs = _name##_attrs,                                   \
-	};                                                                \
+#define ATTRIBUTE_GROUPS(_name)                               \
+	static const struct attribute_group _name##_group = { \
+		.attrs = _name##_attrs,                       \
+	};                                                    \
 	__ATTRIBUTE_GROUPS(_name)
 
 /* A device's power state and its place on the PM core's list (2.6's struct dev_pm_info). */
 struct dev_pm_info {
-	pm_message_t power_state;	/* PM_EVENT_ON, or how it was suspended */
-	struct list_head entry;		/* on dpm_active (add order) or dpm_off */
+	pm_message_t power_state; /* PM_EVENT_ON, or how it was suspended */
+	struct list_head entry;	  /* on dpm_active (add order) or dpm_off */
 };
 
 struct device {
-	struct list_head bus_list;	/* in bus->devices_list */
-	struct list_head driver_list;	/* in driver->devices */
+	struct list_head bus_list;    /* in bus->devices_list */
+	struct list_head driver_list; /* in driver->devices */
 	struct device *parent;
 	struct kobject kobj;
-	char bus_id[BUS_ID_SIZE];	/* the name, unique on the bus */
+	char bus_id[BUS_ID_SIZE]; /* the name, unique on the bus */
 	struct bus_type *bus;
-	struct device_driver *driver;	/* bound driver, or NULL */
+	struct device_driver *driver; /* bound driver, or NULL */
 	void *driver_data;
 	void *platform_data;
-	dev_t devt;	/* if set: a "dev" file "MAJ:MIN" */
-	bool is_root;	/* Kobold: made by root_device_register */
+	dev_t devt;   /* if set: a "dev" file "MAJ:MIN" */
+	bool is_root; /* Kobold: made by root_device_register */
 	struct dev_pm_info power;
 	void (*release)(struct device *dev);
 	/* The newer API (Linux 2.6.18 on): a device that is a member of a class. */
-	struct class *class;	/* if set: /sys/class/<class>/<name> links here */
-	struct list_head class_node;	/* in class->devices */
-	const struct attribute_group **groups;	/* NULL-ended; made at add */
-	struct list_head devres_head;	/* managed resources (devres.c), newest last */
-	struct kobject *glue;	/* Kobold: the <class> directory it sits in, if any */
-	bool class_held;	/* Kobold: device_add took a reference on class */
+	struct class *class;		       /* if set: /sys/class/<class>/<name> links here */
+	struct list_head class_node;	       /* in class->devices */
+	const struct attribute_group **groups; /* NULL-ended; made at add */
+	struct list_head devres_head;	       /* managed resources (devres.c), newest last */
+	struct kobject *glue;		       /* Kobold: the <class> directory it sits in, if any */
+	bool class_held;		       /* Kobold: device_add took a reference on class */
 	/* The core's uevent and dev files, owned by the class's module (as class_device's). */
 	struct device_attribute uevent_attr, devt_attr;
 };
@@ -266,38 +269,38 @@ struct class_device_attribute {
 	ssize_t (*show)(struct class_device *dev, char *buf);
 	ssize_t (*store)(struct class_device *dev, const char *buf, size_t count);
 };
-#define CLASS_DEVICE_ATTR(_name, _mode, _show, _store)                  \
-	struct class_device_attribute class_device_attr_##_name =       \
+#define CLASS_DEVICE_ATTR(_name, _mode, _show, _store)            \
+	struct class_device_attribute class_device_attr_##_name = \
 		__ATTR(_name, _mode, _show, _store)
 
 struct class {
 	const char *name;
-	struct module *owner;	/* THIS_MODULE: its devices' uevent and dev files pin it */
-	struct kset subsys;	/* /sys/class/<name> */
-	struct list_head children;	/* class devices, in add order */
-	struct list_head devices;	/* struct device members, in add order */
-	struct list_head interfaces;	/* in registration order */
-	struct class_attribute *class_attrs;	/* arrays ended by __ATTR_NULL */
+	struct module *owner;		     /* THIS_MODULE: its devices' uevent and dev files pin it */
+	struct kset subsys;		     /* /sys/class/<name> */
+	struct list_head children;	     /* class devices, in add order */
+	struct list_head devices;	     /* struct device members, in add order */
+	struct list_head interfaces;	     /* in registration order */
+	struct class_attribute *class_attrs; /* arrays ended by __ATTR_NULL */
 	struct class_device_attribute *class_dev_attrs;
 	int (*hotplug)(struct class_device *dev, char **envp, int num_envp,
 		       char *buffer, int buffer_size);
-	void (*release)(struct class_device *dev);	/* for devices without their own */
+	void (*release)(struct class_device *dev); /* for devices without their own */
 	void (*class_release)(struct class *cls);
 	/* For struct device members (the newer API). */
-	const struct attribute_group **dev_groups;	/* Linux 3.11: made at each add */
+	const struct attribute_group **dev_groups; /* Linux 3.11: made at each add */
 	int (*dev_uevent)(struct device *dev, struct kobj_uevent_env *env);
-	char *(*devnode)(struct device *dev, umode_t *mode);	/* /dev name, if not the device's */
-	void (*dev_release)(struct device *dev);	/* for devices without their own */
+	char *(*devnode)(struct device *dev, umode_t *mode); /* /dev name, if not the device's */
+	void (*dev_release)(struct device *dev);	     /* for devices without their own */
 };
 
 struct class_device {
-	struct list_head node;	/* in class->children */
-	struct kobject kobj;	/* /sys/class/<class>/<class_id> */
+	struct list_head node; /* in class->children */
+	struct kobject kobj;   /* /sys/class/<class>/<class_id> */
 	struct class *class;
-	dev_t devt;	/* if set: a "dev" file and MAJOR/MINOR in events */
-	struct device *dev;	/* if set: "device" and "driver" links */
+	dev_t devt;	    /* if set: a "dev" file and MAJOR/MINOR in events */
+	struct device *dev; /* if set: "device" and "driver" links */
 	void *class_data;
-	struct class_device *parent;	/* optional: a subdirectory of another */
+	struct class_device *parent; /* optional: a subdirectory of another */
 	void (*release)(struct class_device *dev);
 	char class_id[BUS_ID_SIZE];
 	/* The core's uevent and dev files, owned by the class's module (as 2.6.16's). */
@@ -307,9 +310,9 @@ struct class_device {
 struct class_interface {
 	struct list_head node;
 	struct class *class;
-	int (*add)(struct class_device *dev);	/* for class_device members */
+	int (*add)(struct class_device *dev); /* for class_device members */
 	void (*remove)(struct class_device *dev);
-	int (*add_dev)(struct device *dev);	/* for struct device members (Linux 6.4's form) */
+	int (*add_dev)(struct device *dev); /* for struct device members (Linux 6.4's form) */
 	void (*remove_dev)(struct device *dev);
 };
 
@@ -330,9 +333,9 @@ static inline void class_set_devdata(struct class_device *dev, void *data)
 
 /* A class allocated by the core (Linux 2.6.13); an ERR_PTR on failure. */
 struct class *class_create(struct module *owner, const char *name);
-void class_destroy(struct class *cls);	/* NULL or an ERR_PTR: nothing done */
+void class_destroy(struct class *cls); /* NULL or an ERR_PTR: nothing done */
 int class_register(struct class *cls);
-void class_unregister(struct class *cls);	/* warns and keeps it if devices remain */
+void class_unregister(struct class *cls); /* warns and keeps it if devices remain */
 int class_create_file(struct class *cls, const struct class_attribute *attr);
 void class_remove_file(struct class *cls, const struct class_attribute *attr);
 

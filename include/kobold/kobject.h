@@ -14,34 +14,34 @@
 #include <kobold/sysfs.h>
 #include <kobold/types.h>
 
-#define KOBJ_NAME_LEN 20	/* names this short live inside the kobject */
+#define KOBJ_NAME_LEN 20 /* names this short live inside the kobject */
 
 /* Kobold's lifecycle bookkeeping, shown by the shell's `kobjects`. */
 enum kobject_state {
-	KOBJ_STATE_NONE,	/* zeroed memory: kobject_init not called yet */
+	KOBJ_STATE_NONE, /* zeroed memory: kobject_init not called yet */
 	KOBJ_STATE_INITIALIZED,
-	KOBJ_STATE_ADDED,	/* in sysfs */
-	KOBJ_STATE_DELETED,	/* out of sysfs, still referenced */
-	KOBJ_STATE_RELEASED,	/* release() has run (seen only if it kept the memory) */
+	KOBJ_STATE_ADDED,    /* in sysfs */
+	KOBJ_STATE_DELETED,  /* out of sysfs, still referenced */
+	KOBJ_STATE_RELEASED, /* release() has run (seen only if it kept the memory) */
 };
 
 struct kobject {
-	const char *k_name;	/* name, or points at name[] when it fits */
+	const char *k_name; /* name, or points at name[] when it fits */
 	char name[KOBJ_NAME_LEN];
 	struct kref kref;
-	struct list_head entry;	/* in kset->list */
-	struct kobject *parent;	/* a reference is held from add to release */
+	struct list_head entry; /* in kset->list */
+	struct kobject *parent; /* a reference is held from add to release */
 	struct kset *kset;
 	struct kobj_type *ktype;
-	struct sysfs_dirent *sd;	/* our directory while added (counted) */
+	struct sysfs_dirent *sd; /* our directory while added (counted) */
 	enum kobject_state state;
-	struct list_head live;	/* in the registry of unreleased kobjects */
+	struct list_head live; /* in the registry of unreleased kobjects */
 };
 
 struct kobj_type {
 	void (*release)(struct kobject *kobj);
 	const struct sysfs_ops *sysfs_ops;
-	struct attribute **default_attrs;	/* NULL-terminated; created at add */
+	struct attribute **default_attrs; /* NULL-terminated; created at add */
 };
 
 struct kset_hotplug_ops {
@@ -60,8 +60,8 @@ struct kset_hotplug_ops {
  * alone does the job.
  */
 struct kset {
-	struct kobj_type *ktype;	/* type of the members, if uniform */
-	struct list_head list;	/* members, in add order */
+	struct kobj_type *ktype; /* type of the members, if uniform */
+	struct list_head list;	 /* members, in add order */
 	struct kobject kobj;
 	struct kset_hotplug_ops *hotplug_ops;
 };

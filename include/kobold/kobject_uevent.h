@@ -20,8 +20,8 @@ enum kobject_action {
 	KOBJ_CHANGE,
 };
 
-#define NUM_ENVP 32	/* variables in one event, as 2.6 */
-#define HOTPLUG_BUFFER_SIZE 2048	/* bytes for all of them, as 2.6 */
+#define NUM_ENVP 32		 /* variables in one event, as 2.6 */
+#define HOTPLUG_BUFFER_SIZE 2048 /* bytes for all of them, as 2.6 */
 
 /* The last event's number; events are numbered from 1 without gaps. */
 extern u64 uevent_seqnum;
@@ -82,18 +82,18 @@ void hotplug_listener_unregister(struct hotplug_listener *l);
 
 /* The journal: the last UEVENT_JOURNAL_LEN events since boot. */
 #define UEVENT_JOURNAL_LEN 1024
-#define UEVENT_RECORD_SIZE 512	/* bytes of KEY=VALUE text kept per event */
+#define UEVENT_RECORD_SIZE 512 /* bytes of KEY=VALUE text kept per event */
 
 struct uevent_record {
-	u64 timestamp_ns;	/* ktime_get_ns() when sent */
+	u64 timestamp_ns; /* ktime_get_ns() when sent */
 	u64 seqnum;
-	const char *action;	/* values, pointing into env */
+	const char *action; /* values, pointing into env */
 	const char *devpath;
 	const char *subsystem;
-	int envc;	/* KEY=VALUE strings kept in env */
-	bool truncated;	/* some variables did not fit */
-	unsigned int env_len;	/* bytes of env in use */
-	char env[UEVENT_RECORD_SIZE];	/* the strings, each NUL-ended, in order */
+	int envc;		      /* KEY=VALUE strings kept in env */
+	bool truncated;		      /* some variables did not fit */
+	unsigned int env_len;	      /* bytes of env in use */
+	char env[UEVENT_RECORD_SIZE]; /* the strings, each NUL-ended, in order */
 };
 
 /* Oldest first. The records must not be kept past the callback. */

@@ -76,21 +76,21 @@ static inline bool list_empty(const struct list_head *head)
 #define list_for_each(pos, head) \
 	for (pos = (head)->next; pos != (head); pos = pos->next)
 
-#define list_for_each_entry(pos, head, member)                              \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member);      \
-	     &pos->member != (head);                                        \
+#define list_for_each_entry(pos, head, member)                         \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member); \
+	     &pos->member != (head);                                   \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
-#define list_for_each_entry_reverse(pos, head, member)                      \
-	for (pos = list_entry((head)->prev, __typeof__(*pos), member);      \
-	     &pos->member != (head);                                        \
+#define list_for_each_entry_reverse(pos, head, member)                 \
+	for (pos = list_entry((head)->prev, __typeof__(*pos), member); \
+	     &pos->member != (head);                                   \
 	     pos = list_entry(pos->member.prev, __typeof__(*pos), member))
 
 /* Safe against removal of pos while walking. */
-#define list_for_each_entry_safe(pos, n, head, member)                      \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member),      \
-	     n = list_entry(pos->member.next, __typeof__(*pos), member);    \
-	     &pos->member != (head);                                        \
+#define list_for_each_entry_safe(pos, n, head, member)                  \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member),  \
+	    n = list_entry(pos->member.next, __typeof__(*pos), member); \
+	     &pos->member != (head);                                    \
 	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
 #endif

@@ -15,9 +15,9 @@ void *alloc_pages(unsigned int n);
 void free_pages(void *addr, unsigned int n);
 
 struct page_stats {
-	unsigned long total;	/* usable pages the map reported */
+	unsigned long total; /* usable pages the map reported */
 	unsigned long free;
-	unsigned long reserved;	/* kernel image and early structures */
+	unsigned long reserved; /* kernel image and early structures */
 };
 void page_get_stats(struct page_stats *st);
 

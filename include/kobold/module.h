@@ -13,19 +13,19 @@ struct module {
 	const char *name;
 	int (*init)(void);
 	void (*exit)(void);
-	bool live;	/* loaded and not being unloaded: try_module_get may pin it */
-	int refcnt;	/* pins (open attribute files); rmmod refuses while nonzero */
+	bool live;  /* loaded and not being unloaded: try_module_get may pin it */
+	int refcnt; /* pins (open attribute files); rmmod refuses while nonzero */
 };
 
 #ifdef MODULE
 static struct module __this_module __attribute__((unused)) = { .name = KBUILD_MODNAME };
 #define THIS_MODULE (&__this_module)
 #else
-#define THIS_MODULE ((struct module *)0)	/* built in: never unloaded */
+#define THIS_MODULE ((struct module *)0) /* built in: never unloaded */
 #endif
 
 struct module_call {
-	struct module *mod;	/* THIS_MODULE of the file that says module_init */
+	struct module *mod; /* THIS_MODULE of the file that says module_init */
 	const char *name;
 	int (*init)(void);
 	void (*exit)(void);
@@ -34,11 +34,13 @@ struct module_call {
 #define module_init(fn)                                                   \
 	static const struct module_call __module_init_##fn                \
 		__attribute__((used, section("modules"), aligned(4))) = { \
-			THIS_MODULE, KBUILD_MODNAME, fn, NULL }
+			THIS_MODULE, KBUILD_MODNAME, fn, NULL             \
+		}
 #define module_exit(fn)                                                   \
 	static const struct module_call __module_exit_##fn                \
 		__attribute__((used, section("modules"), aligned(4))) = { \
-			THIS_MODULE, KBUILD_MODNAME, NULL, fn }
+			THIS_MODULE, KBUILD_MODNAME, NULL, fn             \
+		}
 /*
  * The IDs of the devices a module drives, by bus type ("pci", "virtio"),
  * as in Linux. Linux's build turns each table into alias patterns in
@@ -51,12 +53,13 @@ struct mod_device_table {
 	const void *table;
 };
 #ifdef MODULE
-#define MODULE_DEVICE_TABLE(type, name)                                           \
-	static const struct mod_device_table __mod_##type##_device_table          \
+#define MODULE_DEVICE_TABLE(type, name)                                             \
+	static const struct mod_device_table __mod_##type##_device_table            \
 		__attribute__((used, section("mod_device_tables"), aligned(4))) = { \
-			KBUILD_MODNAME, #type, &(name) }
+			KBUILD_MODNAME, #type, &(name)                              \
+		}
 #else
-#define MODULE_DEVICE_TABLE(type, name)	/* built in: nothing to load */
+#define MODULE_DEVICE_TABLE(type, name) /* built in: nothing to load */
 #endif
 
 #define MODULE_DESCRIPTION(text)

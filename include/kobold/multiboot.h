@@ -25,7 +25,7 @@ struct multiboot_info {
 } __packed;
 
 struct multiboot_mmap_entry {
-	u32 size;	/* of the rest of the entry: the next one is size + 4 on */
+	u32 size; /* of the rest of the entry: the next one is size + 4 on */
 	u64 addr;
 	u64 len;
 	u32 type;

@@ -10,8 +10,8 @@
  * exit included, is a failure to the test harness.
  */
 #define DEBUG_EXIT_PORT 0xf4
-#define EXIT_SUCCESS_CODE 0x10	/* QEMU exits with 33 */
-#define EXIT_FAILURE_CODE 0x11	/* QEMU exits with 35 */
+#define EXIT_SUCCESS_CODE 0x10 /* QEMU exits with 33 */
+#define EXIT_FAILURE_CODE 0x11 /* QEMU exits with 35 */
 
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 __noreturn void qemu_exit(u8 code);

@@ -15,7 +15,7 @@ struct kernel_param_ops {
 };
 
 struct kernel_param {
-	const char *module;	/* NULL for the kernel's own (core) options */
+	const char *module; /* NULL for the kernel's own (core) options */
 	const char *name;
 	const struct kernel_param_ops *ops;
 	void *arg;
@@ -27,10 +27,11 @@ extern const struct kernel_param_ops param_ops_int, param_ops_uint, param_ops_bo
 /* module_param(x, bool, ...): stdbool's bool has become _Bool by the time it is pasted. */
 #define param_ops__Bool param_ops_bool
 
-#define __param(mod, pname, var, type, desc)                                      \
-	static const struct kernel_param __param_##pname                          \
-		__attribute__((used, section("kernel_params"), aligned(4))) = {   \
-			mod, #pname, &param_ops_##type, &(var), desc }
+#define __param(mod, pname, var, type, desc)                                    \
+	static const struct kernel_param __param_##pname                        \
+		__attribute__((used, section("kernel_params"), aligned(4))) = { \
+			mod, #pname, &param_ops_##type, &(var), desc            \
+		}
 
 /* A kernel option without a module prefix ("loglevel="). */
 #define core_param(pname, var, type, desc) __param(NULL, pname, var, type, desc)

@@ -15,41 +15,41 @@
 #define PCI_VENDOR_ID 0x00
 #define PCI_DEVICE_ID 0x02
 #define PCI_COMMAND 0x04
-#define  PCI_COMMAND_IO 0x0001
-#define  PCI_COMMAND_MEMORY 0x0002
-#define  PCI_COMMAND_MASTER 0x0004
-#define  PCI_COMMAND_INTX_DISABLE 0x0400
+#define PCI_COMMAND_IO 0x0001
+#define PCI_COMMAND_MEMORY 0x0002
+#define PCI_COMMAND_MASTER 0x0004
+#define PCI_COMMAND_INTX_DISABLE 0x0400
 #define PCI_STATUS 0x06
-#define  PCI_STATUS_CAP_LIST 0x0010
+#define PCI_STATUS_CAP_LIST 0x0010
 #define PCI_REVISION_ID 0x08
 #define PCI_CLASS_PROG 0x09
 #define PCI_CLASS_DEVICE 0x0a
 #define PCI_HEADER_TYPE 0x0e
-#define  PCI_HEADER_TYPE_NORMAL 0
-#define  PCI_HEADER_TYPE_BRIDGE 1
-#define  PCI_HEADER_MULTI_FUNC 0x80
+#define PCI_HEADER_TYPE_NORMAL 0
+#define PCI_HEADER_TYPE_BRIDGE 1
+#define PCI_HEADER_MULTI_FUNC 0x80
 #define PCI_BASE_ADDRESS_0 0x10
-#define  PCI_BASE_ADDRESS_SPACE_IO 0x01
-#define  PCI_BASE_ADDRESS_MEM_TYPE_64 0x04
-#define  PCI_BASE_ADDRESS_MEM_PREFETCH 0x08
-#define  PCI_BASE_ADDRESS_IO_MASK (~0x03u)
-#define  PCI_BASE_ADDRESS_MEM_MASK (~0x0fu)
-#define PCI_PRIMARY_BUS 0x18	/* bridges */
+#define PCI_BASE_ADDRESS_SPACE_IO 0x01
+#define PCI_BASE_ADDRESS_MEM_TYPE_64 0x04
+#define PCI_BASE_ADDRESS_MEM_PREFETCH 0x08
+#define PCI_BASE_ADDRESS_IO_MASK (~0x03u)
+#define PCI_BASE_ADDRESS_MEM_MASK (~0x0fu)
+#define PCI_PRIMARY_BUS 0x18 /* bridges */
 #define PCI_SECONDARY_BUS 0x19
 #define PCI_SUBORDINATE_BUS 0x1a
 #define PCI_SUBSYSTEM_VENDOR_ID 0x2c
 #define PCI_SUBSYSTEM_ID 0x2e
 #define PCI_ROM_ADDRESS 0x30
-#define  PCI_ROM_ADDRESS_MASK (~0x7ffu)
-#define PCI_ROM_ADDRESS1 0x38	/* bridges */
+#define PCI_ROM_ADDRESS_MASK (~0x7ffu)
+#define PCI_ROM_ADDRESS1 0x38 /* bridges */
 #define PCI_CAPABILITY_LIST 0x34
 #define PCI_INTERRUPT_LINE 0x3c
 #define PCI_INTERRUPT_PIN 0x3d
 
 #define PCI_CAP_LIST_ID 0
 #define PCI_CAP_LIST_NEXT 1
-#define PCI_CAP_ID_VNDR 0x09	/* vendor specific: virtio 1.x uses these */
-#define PCI_CAP_ID_MSIX 0x11	/* MSI-X (PCI 3.0 §6.8.2) */
+#define PCI_CAP_ID_VNDR 0x09 /* vendor specific: virtio 1.x uses these */
+#define PCI_CAP_ID_MSIX 0x11 /* MSI-X (PCI 3.0 §6.8.2) */
 
 #define PCI_CLASS_BRIDGE_PCI 0x0604
 
@@ -64,9 +64,9 @@
 #define PCI_ANY_ID (~0u)
 
 struct pci_device_id {
-	u32 vendor, device;		/* PCI_ANY_ID matches any */
+	u32 vendor, device; /* PCI_ANY_ID matches any */
 	u32 subvendor, subdevice;
-	u32 class, class_mask;		/* (class & class_mask) must match */
+	u32 class, class_mask; /* (class & class_mask) must match */
 	unsigned long driver_data;
 };
 
@@ -77,21 +77,21 @@ struct pci_bus;
 
 /* One function of one device: what Linux calls a pci_dev. */
 struct pci_dev {
-	struct list_head bus_list;	/* in bus->devices */
+	struct list_head bus_list; /* in bus->devices */
 	struct pci_bus *bus;
-	struct pci_bus *subordinate;	/* the bus behind, for a bridge */
+	struct pci_bus *subordinate; /* the bus behind, for a bridge */
 	unsigned int devfn;
 	u16 vendor, device;
 	u16 subsystem_vendor, subsystem_device;
-	u32 class;			/* base class, subclass, prog-if: 0x010000 */
+	u32 class; /* base class, subclass, prog-if: 0x010000 */
 	u8 revision;
 	u8 hdr_type;
-	u8 pin;				/* 1 = INTA# ... 0 = none */
-	unsigned int irq;		/* the interrupt line (IRQ on the 8259) */
-	bool is_added;			/* registered with the device model */
+	u8 pin;		  /* 1 = INTA# ... 0 = none */
+	unsigned int irq; /* the interrupt line (IRQ on the 8259) */
+	bool is_added;	  /* registered with the device model */
 	bool is_enabled;
 	bool msix_enabled;
-	unsigned int msix_nvec;		/* IRQs given out by pci_enable_msix */
+	unsigned int msix_nvec; /* IRQs given out by pci_enable_msix */
 	int *msix_irqs;
 	struct resource resource[PCI_NUM_RESOURCES];
 	struct device dev;
@@ -99,11 +99,11 @@ struct pci_dev {
 };
 
 struct pci_bus {
-	struct list_head node;		/* in the list of all buses */
-	struct list_head devices;	/* pci_devs, in devfn order */
+	struct list_head node;	  /* in the list of all buses */
+	struct list_head devices; /* pci_devs, in devfn order */
 	struct pci_bus *parent;
-	struct pci_dev *self;		/* the bridge that leads here; NULL for bus 0 */
-	struct device *bridge;		/* parent of the devices in sysfs */
+	struct pci_dev *self;  /* the bridge that leads here; NULL for bus 0 */
+	struct device *bridge; /* parent of the devices in sysfs */
 	unsigned int number;
 };
 
@@ -130,7 +130,7 @@ static inline void pci_set_drvdata(struct pci_dev *pdev, void *data)
 
 struct pci_driver {
 	const char *name;
-	const struct pci_device_id *id_table;	/* ends with an all-zero entry */
+	const struct pci_device_id *id_table; /* ends with an all-zero entry */
 	int (*probe)(struct pci_dev *pdev, const struct pci_device_id *id);
 	void (*remove)(struct pci_dev *pdev);
 	struct device_driver driver;
@@ -178,8 +178,8 @@ u8 pci_find_next_capability(struct pci_dev *pdev, u8 pos, u8 cap);
 
 /* MSI-X (drivers/pci/msi.c), Linux 2.6's interface: entry is the table slot asked for. */
 struct msix_entry {
-	int vector;	/* out: the IRQ for request_irq (Linux 2.6 called it vector too) */
-	u16 entry;	/* in: which slot of the function's MSI-X table */
+	int vector; /* out: the IRQ for request_irq (Linux 2.6 called it vector too) */
+	u16 entry;  /* in: which slot of the function's MSI-X table */
 };
 /* 0, or -EINVAL (no MSI-X), -ENODEV (no local APIC), -ENOSPC, -ENOMEM. */
 int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec);

@@ -32,12 +32,12 @@ void dump_stack(void);
 extern unsigned long warn_count;
 void warn_slowpath(const char *file, int line, const char *fmt, ...) __printf(3, 4);
 
-#define WARN(cond, fmt, ...)                                              \
-	({                                                                \
-		bool __c = !!(cond);                                      \
-		if (unlikely(__c))                                        \
+#define WARN(cond, fmt, ...)                                                   \
+	({                                                                     \
+		bool __c = !!(cond);                                           \
+		if (unlikely(__c))                                             \
 			warn_slowpath(__FILE__, __LINE__, fmt, ##__VA_ARGS__); \
-		__c;                                                      \
+		__c;                                                           \
 	})
 #define WARN_ON(cond) WARN(cond, "%s", #cond)
 

@@ -8,16 +8,17 @@
 
 struct shell_command {
 	const char *name;
-	const char *usage;	/* arguments, for help: "[-l] [PATH...]" */
-	const char *help;	/* one line */
-	int (*fn)(int argc, char **argv);	/* returns 0 or 1, like an exit status */
+	const char *usage;		  /* arguments, for help: "[-l] [PATH...]" */
+	const char *help;		  /* one line */
+	int (*fn)(int argc, char **argv); /* returns 0 or 1, like an exit status */
 };
 
 /* Adds a command to the table (the shell_cmds section), from any file. */
-#define SHELL_COMMAND(cname, cusage, chelp, cfn)                                  \
-	static const struct shell_command __shell_cmd_##cfn                       \
-		__attribute__((used, section("shell_cmds"), aligned(4))) = {      \
-			cname, cusage, chelp, cfn }
+#define SHELL_COMMAND(cname, cusage, chelp, cfn)                             \
+	static const struct shell_command __shell_cmd_##cfn                  \
+		__attribute__((used, section("shell_cmds"), aligned(4))) = { \
+			cname, cusage, chelp, cfn                            \
+		}
 
 extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
 
@@ -28,8 +29,8 @@ struct shell_cmdline {
 	int argc;
 	char *argv[SHELL_MAX_ARGS + 1];
 	char *redirect;
-	bool append;	/* ">>": write at the end instead of replacing */
-	char words[SHELL_LINE_MAX * 2];	/* each word and its NUL */
+	bool append;			/* ">>": write at the end instead of replacing */
+	char words[SHELL_LINE_MAX * 2]; /* each word and its NUL */
 };
 
 /*

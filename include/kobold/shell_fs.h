@@ -23,13 +23,11 @@ int shell_lookup(const char *path, bool follow, struct sysfs_dirent **out);
 /* Reads a whole attribute into buf, NUL-terminated; its length or -errno. */
 int shell_read_attr(struct sysfs_dirent *sd, char *buf, size_t size);
 /*
- * Writes all len bytes as a shell's echo does (coreutils' full_write): a
- * short count from store() is followed by a write of the rest, so a store()
- * that takes one line at a time sees each in turn; a count of 0 stops with
- * -ENOSPC (Linux's echo would retry forever). len, or the first error.
+ * Writes all len bytes to an open file as a shell's echo does (coreutils'
+ * full_write): a short count (a sysfs store() that takes one line at a time)
+ * is followed by a write of the rest; a count of 0 stops with -ENOSPC
+ * (Linux's echo would retry forever). len, or the first error.
  */
-ssize_t shell_full_write(struct sysfs_open_file *of, const char *buf, size_t len);
-/* The same loop over an open VFS file. */
 ssize_t shell_write_all(struct file *file, const char *buf, size_t len);
 /* Offers completions of the partial path word (n bytes) to the line editor. */
 void shell_complete_path(struct readline *rl, const char *word, size_t n);

@@ -10,7 +10,7 @@
 #include <kobold/types.h>
 
 #ifndef KOBOLD_HOST
-typedef __PTRDIFF_TYPE__ ssize_t;	/* int on i386, as Linux's */
+typedef __PTRDIFF_TYPE__ ssize_t; /* int on i386, as Linux's */
 #endif
 
 #ifndef S_IRUSR
@@ -29,10 +29,10 @@ typedef __PTRDIFF_TYPE__ ssize_t;	/* int on i386, as Linux's */
 #define S_IXUGO (S_IXUSR | S_IXGRP | S_IXOTH)
 #define S_IRWXUGO (S_IRUGO | S_IWUGO | S_IXUGO)
 
-#define SYSFS_PAGE_SIZE 4096	/* show() gets this much; store() at most one less */
-#define SYSFS_PATH_MAX 4096	/* longest path sysfs_lookup accepts, with its NUL */
+#define SYSFS_PAGE_SIZE 4096 /* show() gets this much; store() at most one less */
+#define SYSFS_PATH_MAX 4096  /* longest path sysfs_lookup accepts, with its NUL */
 #define SYSFS_NAME_MAX 255
-#define SYSFS_MAXSYMLINKS 40	/* symlinks followed in one lookup, as Linux */
+#define SYSFS_MAXSYMLINKS 40 /* symlinks followed in one lookup, as Linux */
 
 struct kobject;
 struct module;
@@ -41,13 +41,13 @@ struct sysfs_open_file;
 
 struct attribute {
 	const char *name;
-	struct module *owner;	/* pinned while the file is open (THIS_MODULE; NULL: built in) */
+	struct module *owner; /* pinned while the file is open (THIS_MODULE; NULL: built in) */
 	umode_t mode;
 };
 
 struct attribute_group {
-	const char *name;	/* a subdirectory, or NULL for the kobject's own */
-	struct attribute **attrs;	/* NULL-terminated */
+	const char *name;	  /* a subdirectory, or NULL for the kobject's own */
+	struct attribute **attrs; /* NULL-terminated */
 };
 
 /* How a kobject type turns attribute reads and writes into its callbacks. */
@@ -60,7 +60,7 @@ struct sysfs_ops {
 /* ---- Kernel side (Linux 2.6's fs/sysfs API) ---- */
 
 int sysfs_create_dir(struct kobject *kobj);
-void sysfs_remove_dir(struct kobject *kobj);	/* and everything below it */
+void sysfs_remove_dir(struct kobject *kobj); /* and everything below it */
 int sysfs_create_file(struct kobject *kobj, const struct attribute *attr);
 void sysfs_remove_file(struct kobject *kobj, const struct attribute *attr);
 /* A link NAME in kobj's directory to target's; readlink shows it relative. */
@@ -112,11 +112,11 @@ int sysfs_readlink(struct sysfs_dirent *sd, char *buf, size_t size);
 struct sysfs_dirent *sysfs_dirent_first_child(struct sysfs_dirent *dir);
 struct sysfs_dirent *sysfs_dirent_next(struct sysfs_dirent *sd);
 
-int sysfs_dirent_type(const struct sysfs_dirent *sd);	/* SYSFS_DIR, ... */
-umode_t sysfs_dirent_mode(const struct sysfs_dirent *sd);	/* permission bits */
-const char *sysfs_dirent_name(const struct sysfs_dirent *sd);	/* "" for "/" */
+int sysfs_dirent_type(const struct sysfs_dirent *sd);	      /* SYSFS_DIR, ... */
+umode_t sysfs_dirent_mode(const struct sysfs_dirent *sd);     /* permission bits */
+const char *sysfs_dirent_name(const struct sysfs_dirent *sd); /* "" for "/" */
 struct sysfs_dirent *sysfs_dirent_parent(const struct sysfs_dirent *sd);
-bool sysfs_dirent_removed(const struct sysfs_dirent *sd);	/* unlinked from the tree */
+bool sysfs_dirent_removed(const struct sysfs_dirent *sd); /* unlinked from the tree */
 
 /*
  * Open attribute files, with 2.6's semantics. The handle pins the

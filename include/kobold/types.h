@@ -17,9 +17,9 @@ typedef int32_t s32;
 typedef int64_t s64;
 
 #ifdef KOBOLD_HOST
-#include <sys/types.h>	/* the host's dev_t, wide enough for ours */
+#include <sys/types.h> /* the host's dev_t, wide enough for ours */
 #else
-typedef u32 dev_t;	/* 12-bit major, 20-bit minor, as Linux 2.6 */
+typedef u32 dev_t; /* 12-bit major, 20-bit minor, as Linux 2.6 */
 #endif
 typedef u16 umode_t;
 

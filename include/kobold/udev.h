@@ -104,7 +104,7 @@ struct udev_event {
 	int nr_env;
 	char *links[UDEV_LINKS_MAX]; /* names below /dev */
 	int nr_links;
-	char *run[UDEV_RUN_MAX]; /* shell command lines, run after the rules */
+	char *run[UDEV_RUN_MAX];	/* shell command lines, run after the rules */
 	bool run_builtin[UDEV_RUN_MAX]; /* RUN{builtin}: a builtin and its arguments */
 	int nr_run;
 	int mode; /* of the /dev node; -1 if no rule set one */

@@ -20,7 +20,7 @@
 
 struct virtio_device_id {
 	u32 device;
-	u32 vendor;	/* VIRTIO_DEV_ANY_ID matches any */
+	u32 vendor; /* VIRTIO_DEV_ANY_ID matches any */
 };
 
 /* A piece of a buffer. Memory is identity-mapped: the address is the bus address. */
@@ -40,13 +40,13 @@ struct virtqueue;
 typedef void vq_callback_t(struct virtqueue *vq);
 
 struct virtqueue {
-	struct list_head list;		/* in vdev->vqs */
-	vq_callback_t *callback;	/* from the interrupt handler, when buffers are used */
+	struct list_head list;	 /* in vdev->vqs */
+	vq_callback_t *callback; /* from the interrupt handler, when buffers are used */
 	const char *name;
 	struct virtio_device *vdev;
 	unsigned int index;
-	unsigned int num_free;		/* descriptors free */
-	void *priv;			/* the transport's (where to notify) */
+	unsigned int num_free; /* descriptors free */
+	void *priv;	       /* the transport's (where to notify) */
 };
 
 /*
@@ -66,13 +66,13 @@ void *virtqueue_detach_unused_buf(struct virtqueue *vq);
 unsigned int virtqueue_get_vring_size(const struct virtqueue *vq);
 
 struct virtio_device {
-	int index;			/* virtio<index> */
+	int index; /* virtio<index> */
 	struct device dev;
 	struct virtio_device_id id;
 	const struct virtio_config_ops *config;
 	struct list_head vqs;
-	u64 features;			/* negotiated: what both sides use */
-	void *priv;			/* the driver's */
+	u64 features; /* negotiated: what both sides use */
+	void *priv;   /* the driver's */
 };
 
 static inline struct virtio_device *dev_to_virtio(struct device *dev)
@@ -82,13 +82,13 @@ static inline struct virtio_device *dev_to_virtio(struct device *dev)
 
 struct virtio_driver {
 	const char *name;
-	const struct virtio_device_id *id_table;	/* ends with device 0 */
-	const unsigned int *feature_table;		/* feature bits the driver implements */
+	const struct virtio_device_id *id_table; /* ends with device 0 */
+	const unsigned int *feature_table;	 /* feature bits the driver implements */
 	unsigned int feature_table_size;
 	int (*probe)(struct virtio_device *vdev);
-	void (*remove)(struct virtio_device *vdev);	/* must reset the device */
-	void (*config_changed)(struct virtio_device *vdev);	/* interrupt context */
-	void (*shutdown)(struct virtio_device *vdev);	/* before poweroff: must reset the device */
+	void (*remove)(struct virtio_device *vdev);	    /* must reset the device */
+	void (*config_changed)(struct virtio_device *vdev); /* interrupt context */
+	void (*shutdown)(struct virtio_device *vdev);	    /* before poweroff: must reset the device */
 	struct device_driver driver;
 };
 

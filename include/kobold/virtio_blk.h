@@ -5,16 +5,16 @@
 #include <kobold/types.h>
 
 /* Feature bits (§5.2.3). */
-#define VIRTIO_BLK_F_SIZE_MAX 1		/* size_max: largest segment */
-#define VIRTIO_BLK_F_SEG_MAX 2		/* seg_max: most segments in a request */
+#define VIRTIO_BLK_F_SIZE_MAX 1 /* size_max: largest segment */
+#define VIRTIO_BLK_F_SEG_MAX 2	/* seg_max: most segments in a request */
 #define VIRTIO_BLK_F_GEOMETRY 4
-#define VIRTIO_BLK_F_RO 5		/* the disk is read-only */
-#define VIRTIO_BLK_F_BLK_SIZE 6		/* blk_size: the logical block size */
-#define VIRTIO_BLK_F_FLUSH 9		/* the device has a write cache: flush works */
+#define VIRTIO_BLK_F_RO 5	/* the disk is read-only */
+#define VIRTIO_BLK_F_BLK_SIZE 6 /* blk_size: the logical block size */
+#define VIRTIO_BLK_F_FLUSH 9	/* the device has a write cache: flush works */
 
 /* Device configuration layout (§5.2.4). */
 struct virtio_blk_config {
-	u64 capacity;			/* in 512-byte sectors, whatever blk_size says */
+	u64 capacity; /* in 512-byte sectors, whatever blk_size says */
 	u32 size_max;
 	u32 seg_max;
 	struct {
@@ -34,7 +34,7 @@ struct virtio_blk_config {
 /* The header every request starts with (device-readable). */
 struct virtio_blk_outhdr {
 	u32 type;
-	u32 ioprio;	/* "reserved" in 1.x */
+	u32 ioprio; /* "reserved" in 1.x */
 	u64 sector;
 } __packed;
 
@@ -43,6 +43,6 @@ struct virtio_blk_outhdr {
 #define VIRTIO_BLK_S_IOERR 1
 #define VIRTIO_BLK_S_UNSUPP 2
 
-#define VIRTIO_BLK_ID_BYTES 20	/* GET_ID: the serial, not NUL-terminated if 20 long */
+#define VIRTIO_BLK_ID_BYTES 20 /* GET_ID: the serial, not NUL-terminated if 20 long */
 
 #endif

@@ -12,9 +12,9 @@
 #include <kobold/virtio_config.h>
 
 #define PCI_VENDOR_ID_REDHAT_QUMRANET 0x1af4
-#define VIRTIO_PCI_TRANSITIONAL_FIRST 0x1000	/* 0x1000-0x103f: transitional (§4.1.2.1) */
+#define VIRTIO_PCI_TRANSITIONAL_FIRST 0x1000 /* 0x1000-0x103f: transitional (§4.1.2.1) */
 #define VIRTIO_PCI_TRANSITIONAL_LAST 0x103f
-#define VIRTIO_PCI_MODERN_BASE 0x1040		/* 0x1040 + device id: modern only */
+#define VIRTIO_PCI_MODERN_BASE 0x1040 /* 0x1040 + device id: modern only */
 #define VIRTIO_PCI_MODERN_LAST 0x107f
 
 /* struct virtio_pci_cap (§4.1.4): offsets in the vendor capability. */
@@ -22,7 +22,7 @@
 #define VIRTIO_PCI_CAP_BAR 4
 #define VIRTIO_PCI_CAP_OFFSET 8
 #define VIRTIO_PCI_CAP_LENGTH 12
-#define VIRTIO_PCI_NOTIFY_CAP_MULT 16		/* notify_off_multiplier (§4.1.4.4) */
+#define VIRTIO_PCI_NOTIFY_CAP_MULT 16 /* notify_off_multiplier (§4.1.4.4) */
 
 #define VIRTIO_PCI_CAP_COMMON_CFG 1
 #define VIRTIO_PCI_CAP_NOTIFY_CFG 2
@@ -30,9 +30,9 @@
 #define VIRTIO_PCI_CAP_DEVICE_CFG 4
 
 /* struct virtio_pci_common_cfg (§4.1.4.3): offsets. */
-#define VIRTIO_PCI_COMMON_DFSELECT 0x00	/* device_feature_select */
+#define VIRTIO_PCI_COMMON_DFSELECT 0x00 /* device_feature_select */
 #define VIRTIO_PCI_COMMON_DF 0x04
-#define VIRTIO_PCI_COMMON_GFSELECT 0x08	/* driver_feature_select */
+#define VIRTIO_PCI_COMMON_GFSELECT 0x08 /* driver_feature_select */
 #define VIRTIO_PCI_COMMON_GF 0x0c
 #define VIRTIO_PCI_COMMON_MSIX 0x10
 #define VIRTIO_PCI_COMMON_NUMQ 0x12
@@ -52,15 +52,15 @@
 #define VIRTIO_PCI_COMMON_SIZE 0x38
 
 /* The legacy header in BAR0's I/O ports (§4.1.4.8). */
-#define VIRTIO_PCI_HOST_FEATURES 0x00	/* 32 bits */
+#define VIRTIO_PCI_HOST_FEATURES 0x00 /* 32 bits */
 #define VIRTIO_PCI_GUEST_FEATURES 0x04
-#define VIRTIO_PCI_QUEUE_PFN 0x08	/* ring address >> 12 */
-#define VIRTIO_PCI_QUEUE_NUM 0x0c	/* fixed by the device */
+#define VIRTIO_PCI_QUEUE_PFN 0x08 /* ring address >> 12 */
+#define VIRTIO_PCI_QUEUE_NUM 0x0c /* fixed by the device */
 #define VIRTIO_PCI_QUEUE_SEL 0x0e
 #define VIRTIO_PCI_QUEUE_NOTIFY 0x10
 #define VIRTIO_PCI_STATUS 0x12
 #define VIRTIO_PCI_ISR 0x13
-#define VIRTIO_PCI_CONFIG_OFF 0x14	/* device config, with MSI-X disabled */
+#define VIRTIO_PCI_CONFIG_OFF 0x14 /* device config, with MSI-X disabled */
 #define VIRTIO_PCI_QUEUE_ADDR_SHIFT 12
 #define VIRTIO_PCI_VRING_ALIGN 4096
 
@@ -77,8 +77,8 @@ struct virtio_pci_device {
 	struct virtio_device vdev;
 	struct pci_dev *pci_dev;
 	bool modern;
-	u16 ioaddr;			/* legacy: the I/O BAR */
-	volatile u8 *common;		/* modern: the structures in memory BARs */
+	u16 ioaddr;	     /* legacy: the I/O BAR */
+	volatile u8 *common; /* modern: the structures in memory BARs */
 	volatile u8 *isr;
 	volatile u8 *device;
 	volatile u8 *notify_base;
@@ -88,7 +88,7 @@ struct virtio_pci_device {
 	unsigned int msix_vectors;
 	struct msix_entry *msix_entries;
 	char (*msix_names)[VIRTIO_PCI_MSIX_NAME_LEN];
-	struct virtqueue **msix_vqs;	/* queue i, once set up: its vector's handler reads it */
+	struct virtqueue **msix_vqs; /* queue i, once set up: its vector's handler reads it */
 	/* The transport's queue setup and teardown; msix_vec is VIRTIO_MSI_NO_VECTOR with INTx. */
 	struct virtqueue *(*setup_vq)(struct virtio_pci_device *vp_dev, unsigned int index,
 				      vq_callback_t *callback, const char *name, u16 msix_vec);
@@ -107,8 +107,8 @@ static inline struct virtio_pci_device *to_vp_device(struct virtio_device *vdev)
 struct virtio_pci_vq_info {
 	void *pages;
 	unsigned int npages;
-	volatile u16 *notify_addr;	/* modern */
-	int msix_irq;			/* its MSI-X IRQ, or -1 */
+	volatile u16 *notify_addr; /* modern */
+	int msix_irq;		   /* its MSI-X IRQ, or -1 */
 };
 
 /* 0 if the function speaks that transport (it then fills vp_dev), else -ENODEV. */

@@ -9,31 +9,31 @@
 #include <kobold/virtio.h>
 #include <kobold/virtio_config.h>
 
-#define VRING_DESC_F_NEXT 1	/* the chain continues in .next */
-#define VRING_DESC_F_WRITE 2	/* device-writable (else device-readable) */
-#define VRING_DESC_F_INDIRECT 4	/* addr/len: a table of descriptors (§2.6.5.3) */
-#define VRING_USED_F_NO_NOTIFY 1	/* the device needs no kick (§2.6.10) */
+#define VRING_DESC_F_NEXT 1	 /* the chain continues in .next */
+#define VRING_DESC_F_WRITE 2	 /* device-writable (else device-readable) */
+#define VRING_DESC_F_INDIRECT 4	 /* addr/len: a table of descriptors (§2.6.5.3) */
+#define VRING_USED_F_NO_NOTIFY 1 /* the device needs no kick (§2.6.10) */
 #define VRING_AVAIL_F_NO_INTERRUPT 1
 
-struct vring_desc {	/* §2.6.5 */
+struct vring_desc { /* §2.6.5 */
 	u64 addr;
 	u32 len;
 	u16 flags;
 	u16 next;
 };
 
-struct vring_avail {	/* §2.6.6 */
+struct vring_avail { /* §2.6.6 */
 	u16 flags;
 	u16 idx;
 	u16 ring[];
 };
 
 struct vring_used_elem {
-	u32 id;		/* head of the used descriptor chain */
-	u32 len;	/* bytes written into it */
+	u32 id;	 /* head of the used descriptor chain */
+	u32 len; /* bytes written into it */
 };
 
-struct vring_used {	/* §2.6.8 */
+struct vring_used { /* §2.6.8 */
 	u16 flags;
 	u16 idx;
 	struct vring_used_elem ring[];

@@ -18,7 +18,7 @@
 void wait_for_flag(volatile bool *flag);
 
 struct wait_queue_head {
-	struct list_head head;	/* of wait_queue_entry */
+	struct list_head head; /* of wait_queue_entry */
 };
 
 struct wait_queue_entry {
@@ -51,21 +51,21 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible);
 /* Wakes every waiter; any context, interrupt handlers included. */
 void wake_up(struct wait_queue_head *wq);
 
-#define __wait_event(wq, condition, intr)                                   \
-	({                                                                  \
-		struct wait_queue_entry __wait;                             \
-		int __ret = 0;                                              \
-		INIT_LIST_HEAD(&__wait.entry);                              \
-		for (;;) {                                                  \
-			prepare_to_wait((wq), &__wait);                     \
-			if (condition)                                      \
-				break;                                      \
-			__ret = schedule_wait(&__wait, (intr));             \
-			if (__ret)                                          \
-				break;                                      \
-		}                                                           \
-		finish_wait((wq), &__wait);                                 \
-		__ret;                                                      \
+#define __wait_event(wq, condition, intr)                       \
+	({                                                      \
+		struct wait_queue_entry __wait;                 \
+		int __ret = 0;                                  \
+		INIT_LIST_HEAD(&__wait.entry);                  \
+		for (;;) {                                      \
+			prepare_to_wait((wq), &__wait);         \
+			if (condition)                          \
+				break;                          \
+			__ret = schedule_wait(&__wait, (intr)); \
+			if (__ret)                              \
+				break;                          \
+		}                                               \
+		finish_wait((wq), &__wait);                     \
+		__ret;                                          \
 	})
 
 /* Sleeps until condition is true; wq must be woken whenever it may have become so. */

@@ -14,16 +14,16 @@ typedef void (*work_func_t)(struct work_struct *work);
  * Embed it in the object the work is about.
  */
 struct work_struct {
-	struct list_head entry;	/* on the pending list while queued */
+	struct list_head entry; /* on the pending list while queued */
 	bool pending;
 	work_func_t func;
 };
 
-#define INIT_WORK(w, f)                          \
-	do {                                     \
-		INIT_LIST_HEAD(&(w)->entry);     \
-		(w)->pending = false;            \
-		(w)->func = (f);                 \
+#define INIT_WORK(w, f)                      \
+	do {                                 \
+		INIT_LIST_HEAD(&(w)->entry); \
+		(w)->pending = false;        \
+		(w)->func = (f);             \
 	} while (0)
 
 /*
@@ -54,7 +54,7 @@ void workqueue_for_each_pending(void (*fn)(const struct work_struct *work, void 
 /* Runs since boot per work function; the last row also counts any beyond the table. */
 #define WORK_STATS_MAX 16
 struct work_stat {
-	work_func_t func;	/* NULL: an unused row */
+	work_func_t func; /* NULL: an unused row */
 	unsigned long runs;
 };
 /* The table (WORK_STATS_MAX rows) and, in *total, every run since boot. */

@@ -7,12 +7,12 @@
 #include <kobold/printk.h>
 #include <kobold/string.h>
 
-#define MAX_PHYS 0xc0000000ull	/* memory above 3 GiB would overlap device windows */
+#define MAX_PHYS 0xc0000000ull /* memory above 3 GiB would overlap device windows */
 #define MAX_PAGES (MAX_PHYS >> PAGE_SHIFT)
-#define LOW_LIMIT 0x100000u	/* the first MiB: BIOS data, VGA, ROMs */
+#define LOW_LIMIT 0x100000u /* the first MiB: BIOS data, VGA, ROMs */
 
 extern char kernel_start[], kernel_end[];
-static u32 used_map[MAX_PAGES / 32];	/* bit set: page not free */
+static u32 used_map[MAX_PAGES / 32]; /* bit set: page not free */
 static unsigned long max_pfn, nr_total, nr_free, nr_reserved;
 static unsigned long search_hint;
 
@@ -84,7 +84,7 @@ void *alloc_pages(unsigned int n)
 		unsigned long p = (search_hint + i) % max_pfn;
 
 		if (p == 0)
-			run = 0;	/* a run cannot wrap around the end */
+			run = 0; /* a run cannot wrap around the end */
 		run = page_used(p) ? 0 : run + 1;
 		if (run == n) {
 			unsigned long first = p + 1 - n;

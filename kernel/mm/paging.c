@@ -13,7 +13,7 @@
 #define CR0_WP (1u << 16)
 #define CR0_PG (1u << 31)
 #define CR4_PSE (1u << 4)
-#define MMIO_START 0xc0000000u	/* PCI BARs and the APICs live above 3 GiB */
+#define MMIO_START 0xc0000000u /* PCI BARs and the APICs live above 3 GiB */
 
 static u32 page_dir[1024] __attribute__((aligned(PAGE_SIZE)));
 static u32 first_table[1024] __attribute__((aligned(PAGE_SIZE)));
@@ -30,7 +30,7 @@ void paging_init(void)
 
 		page_dir[i] = addr | PTE_PRESENT | PTE_WRITE | PDE_4M;
 		if (addr >= MMIO_START)
-			page_dir[i] |= PTE_PCD | PTE_PWT;	/* device memory: uncached */
+			page_dir[i] |= PTE_PCD | PTE_PWT; /* device memory: uncached */
 	}
 	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
 	__asm__ volatile("mov %0, %%cr4" : : "r"(cr4 | CR4_PSE));

@@ -14,28 +14,28 @@
 #include <asm/io.h>
 #include <kobold/kallsyms.h>
 
-#define MAGIC_LIVE 0x4b4d414cu	/* "LAMK" */
-#define MAGIC_FREE 0x46524545u	/* "EERF" */
-#define POISON_FREE 0x6b	/* as Linux's slab */
-#define POISON_NEW 0xa5		/* fresh kmalloc memory is never zero by chance */
+#define MAGIC_LIVE 0x4b4d414cu /* "LAMK" */
+#define MAGIC_FREE 0x46524545u /* "EERF" */
+#define POISON_FREE 0x6b       /* as Linux's slab */
+#define POISON_NEW 0xa5	       /* fresh kmalloc memory is never zero by chance */
 #define REDZONE 0xbb
 #define REDZONE_LEN 8
-#define MIN_SHIFT 6		/* 64-byte smallest class */
-#define NR_CLASSES 6		/* 64 ... 2048 */
+#define MIN_SHIFT 6  /* 64-byte smallest class */
+#define NR_CLASSES 6 /* 64 ... 2048 */
 #define CLASS_PAGES 0xffff
-#define LOWEST_OBJECT 0x100000	/* no object lies below 1 MiB: a cheap pointer check */
+#define LOWEST_OBJECT 0x100000 /* no object lies below 1 MiB: a cheap pointer check */
 
 struct kmalloc_hdr {
 	u32 magic;
-	u32 size;			/* bytes asked for */
-	const void *track[KMALLOC_TRACK];	/* the allocating call chain, caller first */
+	u32 size;			  /* bytes asked for */
+	const void *track[KMALLOC_TRACK]; /* the allocating call chain, caller first */
 	u16 cls;
 	u16 npages;
 	union {
-		struct kmalloc_hdr *prev;	/* live list */
-		const void *freed_by;		/* free: the caller of kfree */
+		struct kmalloc_hdr *prev; /* live list */
+		const void *freed_by;	  /* free: the caller of kfree */
 	};
-	struct kmalloc_hdr *next;	/* live list, or free list */
+	struct kmalloc_hdr *next; /* live list, or free list */
 	u8 redzone[REDZONE_LEN];
 };
 
@@ -49,7 +49,7 @@ static struct kmalloc_hdr *free_list[NR_CLASSES];
 static struct kmalloc_hdr *live;
 static struct kmem_stats stats;
 static unsigned long fail_countdown;
-static unsigned long fail_injected;	/* failures forced by kmalloc_fail_nth */
+static unsigned long fail_injected; /* failures forced by kmalloc_fail_nth */
 
 static size_t class_size(int cls) { return (size_t)1 << (cls + MIN_SHIFT); }
 static u8 *payload(struct kmalloc_hdr *h) { return (u8 *)(h + 1); }
@@ -90,7 +90,8 @@ static void save_track(const void **track, const struct stack_frame *f)
 	int i = 0;
 
 	for (; i < KMALLOC_TRACK && (const char *)f >= boot_stack_bottom &&
-	       (const char *)(f + 1) <= boot_stack_top && f->ret; i++, f = f->next)
+	       (const char *)(f + 1) <= boot_stack_top && f->ret;
+	     i++, f = f->next)
 		track[i] = f->ret;
 	for (; i < KMALLOC_TRACK; i++)
 		track[i] = NULL;
@@ -117,8 +118,7 @@ static void print_track(const char *label, const void *const *track)
 static const char *cache_name(struct kmalloc_hdr *h)
 {
 	static const char *const names[NR_CLASSES] = {
-		"kmalloc-64", "kmalloc-128", "kmalloc-256",
-		"kmalloc-512", "kmalloc-1k", "kmalloc-2k",
+		"kmalloc-64", "kmalloc-128", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k"
 	};
 
 	return h->cls < NR_CLASSES ? names[h->cls] : "kmalloc-pages";
@@ -162,8 +162,9 @@ static bool check_poison(struct kmalloc_hdr *h)
 
 static const u8 *redzone_damage(struct kmalloc_hdr *h)
 {
-	return find_not(h->redzone, REDZONE_LEN, REDZONE) ?:
-	       find_not(payload(h) + h->size, REDZONE_LEN, REDZONE);
+	const u8 *before = find_not(h->redzone, REDZONE_LEN, REDZONE);
+
+	return before ?: find_not(payload(h) + h->size, REDZONE_LEN, REDZONE);
 }
 
 /* A live object's red zones must be intact: else report, and restore them. */
@@ -173,8 +174,10 @@ static bool check_redzones(struct kmalloc_hdr *h)
 
 	if (!bad)
 		return true;
-	report_corruption(h, bad < payload(h) ? "red zone before the object overwritten (buffer underflow)"
-					      : "red zone overwritten (buffer overflow)", bad);
+	if (bad < payload(h))
+		report_corruption(h, "red zone before the object overwritten (buffer underflow)", bad);
+	else
+		report_corruption(h, "red zone overwritten (buffer overflow)", bad);
 	memset(h->redzone, REDZONE, REDZONE_LEN);
 	memset(payload(h) + h->size, REDZONE, REDZONE_LEN);
 	printk(KERN_ERR "  FIX %s: red zones restored\n", cache_name(h));
@@ -390,7 +393,7 @@ static unsigned int check_free(int cls, unsigned int *checked)
 	for (; *link; prev = *link, link = &(*link)->next, (*checked)++) {
 		if (!plausible(*link, MAGIC_FREE, class_size(cls)) || (*link)->cls != cls) {
 			report_list("free", prev ? payload(prev) : NULL);
-			*link = NULL;	/* leak the rest rather than hand it out */
+			*link = NULL; /* leak the rest rather than hand it out */
 			return bad + 1;
 		}
 		bad += !check_poison(*link);

@@ -39,7 +39,7 @@ static int register_all(struct class_device **devs, unsigned int n)
 		scnprintf(cd->class_id, BUS_ID_SIZE, "bench%u", i);
 		err = class_device_register(cd);
 		if (err) {
-			class_device_put(cd);	/* initialized: only the release may free it */
+			class_device_put(cd); /* initialized: only the release may free it */
 			return err;
 		}
 		devs[i] = cd;
@@ -88,7 +88,7 @@ static unsigned int unregister_range(struct class_device **devs, unsigned int fr
  * slice of it each time it runs, while the shell waits for the next line,
  * and all of it before the next command (workqueue.h).
  */
-#define UNDO_SLICE 256	/* about 2 ms of unregistrations under TCG */
+#define UNDO_SLICE 256 /* about 2 ms of unregistrations under TCG */
 
 static struct bench_undo {
 	struct work_struct work;
@@ -173,7 +173,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	err = bench_devmodel(n);
 	if (err == -EINTR)
-		return 130;	/* Ctrl-C: the shell says ^C */
+		return 130; /* Ctrl-C: the shell says ^C */
 	if (err) {
 		sh_err("bench: %s\n", kstrerror(err));
 		return 1;

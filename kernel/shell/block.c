@@ -35,7 +35,7 @@ static void lsblk_width(struct gendisk *d, void *arg)
 
 	*w = max(*w, (int)strlen(d->disk_name));
 	for (int n = 1; n < d->minors; n++)
-		if (disk_get_part(d, n))	/* "├─" takes two columns */
+		if (disk_get_part(d, n)) /* "├─" takes two columns */
 			*w = max(*w, 2 + (int)strlen(kobject_name(&d->part[n]->kobj)));
 }
 
@@ -126,7 +126,7 @@ static int parse_u64(const char *s, const char *what, u64 *v)
 static int blk_error(const char *disk, int err)
 {
 	if (err == -EINTR)
-		return 130;	/* Ctrl-C: the shell says ^C */
+		return 130; /* Ctrl-C: the shell says ^C */
 	sh_err("blk: %s: %s\n", disk, kstrerror(err));
 	return 1;
 }
@@ -145,7 +145,7 @@ static int blk_read(struct block_device *b, int argc, char **argv)
 	if (parse_u64(argv[3], "sector", &sector) ||
 	    (argc == 5 && parse_u64(argv[4], "count", &count)))
 		return 1;
-	if (count > 2048)	/* a 1 MiB dump is already more than a terminal wants */
+	if (count > 2048) /* a 1 MiB dump is already more than a terminal wants */
 		return blk_error(name, -EINVAL);
 	err = bdev_check(b, REQ_OP_READ, sector, count);
 	if (err)
@@ -221,7 +221,7 @@ static int blk_part_cmd(int argc, char **argv)
 	int ret;
 
 	if (strchr(argv[2], '/'))
-		b.bd_disk = find_disk(argv[2]);	/* a node: the whole disk */
+		b.bd_disk = find_disk(argv[2]); /* a node: the whole disk */
 	else if (blkdev_get_by_name(argv[2], &b))
 		b.bd_disk = NULL;
 	if (!b.bd_disk) {

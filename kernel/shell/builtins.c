@@ -86,7 +86,8 @@ SHELL_COMMAND("help", "[CMD]", "list the commands, or one command's usage and wh
 static int cmd_exit(int argc, char **argv)
 {
 	sh_printf("%s: this shell is the kernel's: type poweroff to switch off "
-		  "(in QEMU, Ctrl-A X quits)\n", argv[0]);
+		  "(in QEMU, Ctrl-A X quits)\n",
+		  argv[0]);
 	return 0;
 }
 SHELL_COMMAND("exit", "", "say how to leave (poweroff, or Ctrl-A X in QEMU)", cmd_exit);
@@ -99,7 +100,7 @@ SHELL_COMMAND("logout", "", "the same as exit", cmd_logout);
 
 static int cmd_clear(int argc, char **argv)
 {
-	sh_write("\x1b[H\x1b[2J", 7);	/* cursor home, erase the screen: what clear(1) sends */
+	sh_write("\x1b[H\x1b[2J", 7); /* cursor home, erase the screen: what clear(1) sends */
 	return 0;
 }
 SHELL_COMMAND("clear", "", "clear the screen", cmd_clear);
@@ -141,7 +142,7 @@ struct alloc_site {
 struct site_table {
 	struct alloc_site site[128];
 	unsigned int n;
-	unsigned long other;	/* objects from sites beyond the table */
+	unsigned long other; /* objects from sites beyond the table */
 };
 
 static void count_site(const void *obj, size_t size, const void *caller, void *arg)
@@ -172,7 +173,7 @@ static void show_sites(void)
 	t.n = 0;
 	t.other = 0;
 	kmem_for_each_live(count_site, &t);
-	for (unsigned int i = 1; i < t.n; i++)	/* insertion sort: the table is small */
+	for (unsigned int i = 1; i < t.n; i++) /* insertion sort: the table is small */
 		for (unsigned int j = i; j > 0 && t.site[j].bytes > t.site[j - 1].bytes; j--) {
 			struct alloc_site tmp = t.site[j];
 
@@ -233,7 +234,7 @@ SHELL_COMMAND("meminfo", "[-v|-c]", "allocator figures (-v: live objects by site
 
 static int cmd_poweroff(int argc, char **argv)
 {
-	kernel_power_off();	/* drivers' shutdown, children first, then ACPI S5 */
+	kernel_power_off(); /* drivers' shutdown, children first, then ACPI S5 */
 }
 SHELL_COMMAND("poweroff", "", "switch the machine off (QEMU exits with 0)", cmd_poweroff);
 

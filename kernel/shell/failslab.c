@@ -10,7 +10,7 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
-static unsigned int nth;	/* only the parameter's storage: the countdown is kmalloc's */
+static unsigned int nth; /* only the parameter's storage: the countdown is kmalloc's */
 
 static int set_nth(const char *val, const struct kernel_param *kp)
 {
@@ -67,7 +67,7 @@ static int run_with_fault(unsigned int n, int argc, char **argv)
 	status = shell_redirect_finish(argv[0], c->fn(argc, argv));
 	if (kmalloc_fail_pending()) {
 		kmalloc_fail_nth(0);
-		if (!signal_pending())	/* after Ctrl-C it only means the run was cut short */
+		if (!signal_pending()) /* after Ctrl-C it only means the run was cut short */
 			sh_err("failslab: %s made fewer than %u allocations: nothing failed\n",
 			       argv[0], n);
 	}

@@ -13,7 +13,7 @@
 #include <kobold/sysfs.h>
 
 #define MAX_FDS 16
-#define FIRST_FD 3	/* 0-2 are the console, as in a Unix process */
+#define FIRST_FD 3 /* 0-2 are the console, as in a Unix process */
 
 struct shell_file {
 	struct file *of;
@@ -143,7 +143,7 @@ static int cmd_close(int argc, char **argv)
 	f = get_fd("close", argv[1]);
 	if (!f)
 		return 1;
-	vfs_close(f->of);	/* may run the object's release */
+	vfs_close(f->of); /* may run the object's release */
 	kfree(f->path);
 	f->of = NULL;
 	f->path = NULL;

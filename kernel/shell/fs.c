@@ -370,7 +370,7 @@ static int cmd_tree(int argc, char **argv)
 	err = tree_walk(&p, prefix, 0, &n);
 	if (!err)
 		sh_printf("\n%lu director%s, %lu file%s\n", n.dirs, n.dirs == 1 ? "y" : "ies",
-			  n.files, n.files == 1 ? "" : "s");	/* as tree counts */
+			  n.files, n.files == 1 ? "" : "s"); /* as tree counts */
 	kfree(prefix);
 	path_put(&p);
 	return err ? 130 : 0; /* -EINTR: the shell says ^C */

@@ -4,23 +4,6 @@
  */
 #include <kobold/errno.h>
 #include <kobold/shell_fs.h>
-#include <kobold/sysfs.h>
-
-ssize_t shell_full_write(struct sysfs_open_file *of, const char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = sysfs_write(of, buf + done, len - done);
-
-		if (n < 0)
-			return n;
-		if (n == 0)
-			return -ENOSPC;	/* no progress: an error, as full_write says, not a loop */
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
-}
 
 ssize_t shell_write_all(struct file *file, const char *buf, size_t len)
 {

@@ -93,8 +93,7 @@ int shell_parse(const char *line, struct shell_cmdline *cl, const char **err)
 		if (redir) {
 			want_file = true;
 			cl->append = append;
-		}
-		else if (add_word(cl, word, &want_file, &p.err))
+		} else if (add_word(cl, word, &want_file, &p.err))
 			goto fail;
 	}
 	if (want_file) {

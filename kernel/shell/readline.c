@@ -63,7 +63,7 @@ static void erase_word(struct readline *rl)
 static void insert(struct readline *rl, char c)
 {
 	if (rl->len + 1 >= sizeof(rl->line)) {
-		rl->overflow = true;	/* reported at Enter; the rest is dropped */
+		rl->overflow = true; /* reported at Enter; the rest is dropped */
 		return;
 	}
 	rl->line[rl->len++] = c;
@@ -184,7 +184,7 @@ enum rl_status rl_feed(struct readline *rl, int c)
 
 	rl->after_cr = c == '\r';
 	if (crlf)
-		return RL_EDITING;	/* the LF of a CR LF pair: Enter was handled */
+		return RL_EDITING; /* the LF of a CR LF pair: Enter was handled */
 	if (rl->esc)
 		return escape(rl, c);
 	if (c != '\t')

@@ -14,7 +14,7 @@
 #include <kobold/udevd.h>
 #include <kobold/workqueue.h>
 
-#define REDIRECT_MAX 65536	/* a command's output kept for "> FILE" */
+#define REDIRECT_MAX 65536 /* a command's output kept for "> FILE" */
 
 static struct readline rl;
 static char prompt[SHELL_LINE_MAX + 16];
@@ -22,7 +22,7 @@ static struct shell_cmdline cmdline;
 static char redirect_buf[REDIRECT_MAX];
 static size_t redirect_len;
 static bool redirecting, redirect_overflow;
-static int nesting;	/* lines run from deferred work, inside the current one */
+static int nesting; /* lines run from deferred work, inside the current one */
 
 void sh_write(const char *s, size_t n)
 {
@@ -98,7 +98,7 @@ int shell_redirect_finish(const char *name, int status)
 	int err;
 
 	if (!redirecting)
-		return status;	/* no "> FILE", or a command run by this one wrote it */
+		return status; /* no "> FILE", or a command run by this one wrote it */
 	redirecting = false;
 	if (redirect_overflow) {
 		sh_err("%s: write error: %s\n", name, kstrerror(-EFBIG));
@@ -106,7 +106,7 @@ int shell_redirect_finish(const char *name, int status)
 	}
 	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len, cmdline.append,
 			       &open_failed);
-	if (open_failed) {	/* as bash reports a redirection it could not open */
+	if (open_failed) { /* as bash reports a redirection it could not open */
 		sh_err("kobold: %s: %s\n", cmdline.redirect, kstrerror(err));
 		return 1;
 	}
@@ -121,8 +121,8 @@ static int run_command(const struct shell_command *c, struct shell_cmdline *cl)
 {
 	int status = cl->redirect ? run_redirected(c, cl) : c->fn(cl->argc, cl->argv);
 
-	if (console_take_interrupt())	/* Ctrl-C stopped it (or came as it ended) */
-		return 130;	/* 128 + SIGINT, as a shell reports it */
+	if (console_take_interrupt()) /* Ctrl-C stopped it (or came as it ended) */
+		return 130;	      /* 128 + SIGINT, as a shell reports it */
 	return status;
 }
 
@@ -138,7 +138,7 @@ int shell_execute(const char *line)
 	if (cmdline.argc == 0)
 		return 0;
 	if (!nesting)
-		flush_scheduled_work();	/* what the last command left to undo is done first */
+		flush_scheduled_work(); /* what the last command left to undo is done first */
 	c = find_command(cmdline.argv[0]);
 	if (!c) {
 		sh_err("%s: command not found\n", cmdline.argv[0]);
@@ -155,7 +155,7 @@ static int cmd_history(int argc, char **argv)
 		sh_err("usage: history\n");
 		return 1;
 	}
-	for (unsigned int i = first; i < rl.hist_count; i++)	/* numbered as bash does */
+	for (unsigned int i = first; i < rl.hist_count; i++) /* numbered as bash does */
 		sh_printf("%5u  %s\n", i + 1, rl.history[i % RL_HISTORY]);
 	return 0;
 }
@@ -206,7 +206,7 @@ int shell_execute_nested(const char *line)
 	saved->redirecting = redirecting;
 	saved->overflow = redirect_overflow;
 	redirecting = false;
-	nesting++;	/* the work it runs in comes first: other work waits its turn */
+	nesting++; /* the work it runs in comes first: other work waits its turn */
 	status = shell_execute(line);
 	nesting--;
 	memcpy(&cmdline, &saved->cmdline, sizeof(cmdline));
@@ -222,10 +222,10 @@ void shell_run(void)
 {
 	enum rl_status st;
 
-	udevd_set_executor(shell_execute_nested);	/* udev's RUN+= runs command lines */
+	udevd_set_executor(shell_execute_nested); /* udev's RUN+= runs command lines */
 	rl_init(&rl, console_write, complete);
 	for (;;) {
-		kmem_check(NULL);	/* overruns and writes after free show up at the next prompt */
+		kmem_check(NULL); /* overruns and writes after free show up at the next prompt */
 		scnprintf(prompt, sizeof(prompt), "kobold:%s# ", shell_cwd_path());
 		rl_start(&rl, prompt);
 		do

@@ -114,7 +114,7 @@ static void print_attrs(struct sysfs_dirent *dir, const char *key, struct udev_b
 		while (n > 0 && b->value[n - 1] == '\n')
 			b->value[--n] = '\0';
 		if (strchr(b->value, '\n'))
-			continue;	/* udev shows single-line values only */
+			continue; /* udev shows single-line values only */
 		sh_printf("    %s{%s}==\"%s\"\n", key, name, b->value);
 	}
 }
@@ -162,12 +162,12 @@ static struct sysfs_dirent *udev_parent(struct sysfs_dirent *sd, const char *pat
 	if (link)
 		sysfs_put(link);
 	if (is_class && slashes(path) < 5)
-		goto none;	/* /sys/class/C/X: the class is no device */
+		goto none; /* /sys/class/C/X: the class is no device */
 	while (!sysfs_dirent_removed(up) && (next = child(up, "..", true))) {
 		sysfs_put(up);
 		up = next;
 		if (sysfs_path(up, scratch, size) < 0 || slashes(scratch) < 3)
-			break;	/* /sys/devices itself: the top */
+			break; /* /sys/devices itself: the top */
 		if ((link = child(up, "uevent", false))) {
 			sysfs_put(link);
 			return up;
@@ -251,13 +251,13 @@ static int cmd_udevadm_info(int argc, char **argv)
 }
 
 struct monitor {
-	struct hotplug_listener listener;	/* while following */
+	struct hotplug_listener listener; /* while following */
 	struct udev_listener udev_listener;
-	bool props;		/* -p: the KEY=VALUE lines too */
-	bool kernel, udev;	/* which events: -k, -u, or both */
-	const char *subsystem;	/* --subsystem-match, or NULL for all */
-	u64 printed;		/* the last event's seqnum shown */
-	bool started;		/* an event has been seen */
+	bool props;	       /* -p: the KEY=VALUE lines too */
+	bool kernel, udev;     /* which events: -k, -u, or both */
+	const char *subsystem; /* --subsystem-match, or NULL for all */
+	u64 printed;	       /* the last event's seqnum shown */
+	bool started;	       /* an event has been seen */
 };
 
 static void print_event_line(const char *source, u64 ns, const char *action,
@@ -377,7 +377,7 @@ static int cmd_udevadm_monitor(int argc, char **argv)
 			return monitor_usage();
 	}
 	if (!m.kernel && !m.udev)
-		m.kernel = m.udev = true;	/* neither named: both, as systemd's */
+		m.kernel = m.udev = true; /* neither named: both, as systemd's */
 	if (!journal) {
 		monitor_follow(&m);
 		return 0;
@@ -466,7 +466,7 @@ static int cmd_udevadm_trigger(int argc, char **argv)
 		sh_err("udevadm: %s\n", kstrerror(-ENOMEM));
 		return 1;
 	}
-	t->action = "change";	/* systemd's default */
+	t->action = "change"; /* systemd's default */
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -509,7 +509,7 @@ static int cmd_udevadm_settle(int argc, char **argv)
 	}
 	while (udevd_busy() && !signal_pending())
 		if (!run_scheduled_work())
-			break;	/* udevd is busy further up (a RUN+= runs this): nothing to wait for */
+			break; /* udevd is busy further up (a RUN+= runs this): nothing to wait for */
 	return udevd_busy() ? 1 : 0;
 }
 

@@ -20,7 +20,7 @@ static int nr = 2;
 module_param(nr, int, "number of LEDs (0-8)");
 
 struct kled {
-	struct class_device cdev;	/* /sys/class/kled/ledN */
+	struct class_device cdev; /* /sys/class/kled/ledN */
 	unsigned int brightness;
 };
 
@@ -86,7 +86,7 @@ static int kled_add(int index)
 
 	if (!led)
 		return -ENOMEM;
-	class_device_initialize(&led->cdev);	/* from here on, release frees */
+	class_device_initialize(&led->cdev); /* from here on, release frees */
 	led->cdev.class = &kled_class;
 	scnprintf(led->cdev.class_id, BUS_ID_SIZE, "led%d", index);
 	err = class_device_add(&led->cdev);

@@ -19,11 +19,11 @@ static int nr = 2;
 module_param(nr, int, "number of pipes (1-8)");
 
 struct kpipe {
-	struct class_device cdev;	/* /sys/class/kpipe/pipeN */
-	char *buf;			/* KPIPE_SIZE bytes: the last line written */
+	struct class_device cdev; /* /sys/class/kpipe/pipeN */
+	char *buf;		  /* KPIPE_SIZE bytes: the last line written */
 };
 
-static struct kpipe **pipes;	/* nr entries, allocated by kpipe_init */
+static struct kpipe **pipes; /* nr entries, allocated by kpipe_init */
 
 static struct kpipe *to_kpipe(struct class_device *cd)
 {

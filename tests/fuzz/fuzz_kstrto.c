@@ -32,7 +32,7 @@ static ssize_t tobj_store(struct kobject *kobj, struct attribute *attr, const ch
 	unsigned int v;
 
 	if (buf[count] != '\0')
-		abort();	/* store() always gets a NUL-terminated copy */
+		abort(); /* store() always gets a NUL-terminated copy */
 	if (attr == &attr_ro) {
 		if (sysfs_streq(buf, "0") || sysfs_streq(buf, "1"))
 			o->ro = buf[0] == '1';
@@ -84,7 +84,7 @@ static void check_ull(const char *s, unsigned int base)
 	if (kstrtoull(s, base, &k))
 		return;
 	if (!isxdigit((unsigned char)s[s[0] == '+']))
-		abort();	/* no blank, no minus: at most a '+', as Linux's */
+		abort(); /* no blank, no minus: at most a '+', as Linux's */
 	errno = 0;
 	c = strtoull(s, &end, base);
 	if (errno == 0 && (*end == '\0' || (end[0] == '\n' && end[1] == '\0')) && c != k)

@@ -8,7 +8,11 @@
 static struct readline rl;
 static size_t echoed;
 
-static void out(const char *s, size_t n) { echoed += n; (void)s; }
+static void out(const char *s, size_t n)
+{
+	echoed += n;
+	(void)s;
+}
 
 /* A completer with many candidates, long ones and directories, as sysfs gives. */
 static void complete(struct readline *r, const char *line, size_t start)
@@ -32,7 +36,7 @@ static void check(void)
 		abort();
 	for (size_t i = 0; i < rl.len; i++)
 		if (rl.line[i] < 0x20 || rl.line[i] >= 0x7f)
-			abort();	/* only printable ASCII gets into a line */
+			abort(); /* only printable ASCII gets into a line */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -23,7 +23,7 @@ static void check_words(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *line = malloc(size + 1);	/* exact size: ASan sees any read past the NUL */
+	char *line = malloc(size + 1); /* exact size: ASan sees any read past the NUL */
 	const char *err = NULL;
 
 	memcpy(line, data, size);

@@ -36,7 +36,7 @@ static void build_tree(void)
 	add(4, "virtio0", &nodes[3]);
 	add(5, "gone", &nodes[0]);
 	sysfs_create_link(&nodes[2], &nodes[4], "device");
-	sysfs_create_link(&nodes[4], &nodes[2], "back");	/* a loop through two links */
+	sysfs_create_link(&nodes[4], &nodes[2], "back"); /* a loop through two links */
 	sysfs_create_link(&nodes[2], &nodes[2], "self");
 	sysfs_create_link(&nodes[4], &nodes[5], "dangling");
 	kobject_del(&nodes[5]);

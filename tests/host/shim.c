@@ -129,7 +129,7 @@ void free_pages(void *addr, unsigned int n)
 
 void page_get_stats(struct page_stats *st)
 {
-	st->total = 65536;	/* 256 MiB, as QEMU's -m 256M */
+	st->total = 65536; /* 256 MiB, as QEMU's -m 256M */
 	st->free = st->total - pages_in_use;
 	st->reserved = 0;
 }
@@ -240,7 +240,7 @@ void wait_for_flag(volatile bool *flag)
 }
 
 unsigned long arch_local_irq_save(void) { return 0; }
-void arch_local_irq_restore(unsigned long flags) { }
+void arch_local_irq_restore(unsigned long flags) {}
 
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 {

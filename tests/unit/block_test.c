@@ -14,8 +14,8 @@
 
 struct fake_disk {
 	int calls;
-	int fail_with;		/* complete every request with this error */
-	int refuse_with;	/* return this from submit without completing */
+	int fail_with;	 /* complete every request with this error */
+	int refuse_with; /* return this from submit without completing */
 	struct request seen[MAX_SEEN];
 	u8 *buf_base;
 };

@@ -10,14 +10,14 @@
 struct tdev {
 	struct device dev;
 	int releases;
-	bool refuse;	/* probe says -EIO */
+	bool refuse; /* probe says -EIO */
 };
 
 static int probes, removes;
 
 static int kt_match(struct device *dev, struct device_driver *drv __unused)
 {
-	return strncmp(dev->bus_id, "kt", 2) == 0;	/* "nomatch*" stays unbound */
+	return strncmp(dev->bus_id, "kt", 2) == 0; /* "nomatch*" stays unbound */
 }
 
 static int kt_hotplug(struct device *dev, char **envp, int num_envp, char *buffer,
@@ -78,7 +78,7 @@ static DRIVER_ATTR(info, S_IRUGO, drvinfo_show, NULL);
 
 static void tdev_release(struct device *dev)
 {
-	container_of(dev, struct tdev, dev)->releases++;	/* the test frees */
+	container_of(dev, struct tdev, dev)->releases++; /* the test frees */
 }
 
 static struct tdev *tdev_new(const char *name, struct device *parent)
@@ -126,7 +126,7 @@ static void bus_device_then_driver_binds(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, buf, "../../../../devices/virtual/ktdev0");
 	t_cat("/sys/bus/ktest_bus/devices/ktdev0/id", buf, sizeof(buf));
 	KTEST_EXPECT_STREQ(t, buf, "ktdev0\n");
-	driver_unregister(&kt_drv);	/* unbinds: remove runs, links go */
+	driver_unregister(&kt_drv); /* unbinds: remove runs, links go */
 	KTEST_EXPECT_EQ(t, removes, 1);
 	KTEST_EXPECT_TRUE(t, d->dev.driver == NULL);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/virtual/ktdev0/driver"), -ENOENT);
@@ -152,13 +152,13 @@ static void bus_driver_then_device_binds_and_probe_errors(struct ktest *t)
 	KTEST_ASSERT_EQ(t, device_register(&bad->dev), 0);
 	KTEST_ASSERT_EQ(t, device_register(&other->dev), 0);
 	KTEST_EXPECT_PTR_EQ(t, ok->dev.driver, &kt_drv);
-	KTEST_EXPECT_TRUE(t, bad->dev.driver == NULL);	/* probe failed: unbound */
+	KTEST_EXPECT_TRUE(t, bad->dev.driver == NULL); /* probe failed: unbound */
 	KTEST_EXPECT_TRUE(t, log_search(seq, "probe of ktdev2 failed with error -5"));
-	KTEST_EXPECT_TRUE(t, other->dev.driver == NULL);	/* no match: no probe */
+	KTEST_EXPECT_TRUE(t, other->dev.driver == NULL); /* no match: no probe */
 	KTEST_EXPECT_EQ(t, probes, 2);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/virtual/ktdev2/driver"), -ENOENT);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/bus/ktest_bus/drivers/ktdrv/info"), 0);
-	device_unregister(&ok->dev);	/* remove runs before the device goes */
+	device_unregister(&ok->dev); /* remove runs before the device goes */
 	KTEST_EXPECT_EQ(t, removes, 1);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/bus/ktest_bus/drivers/ktdrv/ktdev1"), -ENOENT);
 	device_unregister(&bad->dev);
@@ -210,7 +210,7 @@ static void bus_attributes_and_iteration(struct ktest *t)
 	KTEST_ASSERT_EQ(t, device_register(&a->dev), 0);
 	buf[0] = '\0';
 	bus_for_each_dev(&kt_bus, NULL, buf, append_name);
-	KTEST_EXPECT_STREQ(t, buf, "ktBktA");	/* registration order */
+	KTEST_EXPECT_STREQ(t, buf, "ktBktA"); /* registration order */
 	bus_remove_file(&kt_bus, &bus_attr_version);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/bus/ktest_bus/version"), -ENOENT);
 	device_unregister(&a->dev);
@@ -256,10 +256,10 @@ static void bus_misuse_warns(struct ktest *t)
 	device_unregister(d);
 	KTEST_EXPECT_TRUE(t, log_search(seq, "Device 'ktest_norel' does not have a release() function, it is broken and must be fixed."));
 	KTEST_EXPECT_EQ(t, warn_count, warns + 1);
-	device_unregister(d);	/* twice */
+	device_unregister(d); /* twice */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 2);
 	KTEST_ASSERT_EQ(t, device_register(&held->dev), 0);
-	bus_unregister(&kt_bus);	/* a device remains: refused */
+	bus_unregister(&kt_bus); /* a device remains: refused */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 3);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/bus/ktest_bus/devices/ktheld"), 0);
 	device_unregister(&held->dev);

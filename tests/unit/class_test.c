@@ -17,7 +17,7 @@ static int class_releases;
 
 static void kt_class_release(struct class_device *cd __unused)
 {
-	class_releases++;	/* the test frees */
+	class_releases++; /* the test frees */
 }
 
 static int kt_class_hotplug(struct class_device *cd, char **envp, int num_envp,
@@ -117,15 +117,15 @@ static void class_device_directory_and_attributes(struct ktest *t)
 	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/class/ktest_class/ktcd0", true, &dir), 0);
 	for (sd = sysfs_dirent_first_child(dir); sd; sd = sysfs_dirent_next(sd))
 		n++;
-	KTEST_EXPECT_EQ(t, n, 5);	/* dev extra ro_default uevent version */
+	KTEST_EXPECT_EQ(t, n, 5); /* dev extra ro_default uevent version */
 	class_device_remove_file(&c->cd, &class_device_attr_extra);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktcd0/extra"), -ENOENT);
-	class_device_unregister(&c->cd);	/* "version" was never removed: it goes too */
+	class_device_unregister(&c->cd); /* "version" was never removed: it goes too */
 	KTEST_EXPECT_TRUE(t, sysfs_dirent_removed(dir));
 	KTEST_EXPECT_TRUE(t, sysfs_dirent_first_child(dir) == NULL);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktcd0"), -ENOENT);
 	sysfs_put(dir);
-	KTEST_EXPECT_EQ(t, class_releases, 1);	/* the class's release: none of its own */
+	KTEST_EXPECT_EQ(t, class_releases, 1); /* the class's release: none of its own */
 	kfree(c);
 }
 
@@ -141,7 +141,7 @@ static void class_device_links_to_device_and_driver(struct ktest *t)
 	strscpy(dev->bus_id, "ktphys", BUS_ID_SIZE);
 	dev->bus = &kt_cbus;
 	dev->release = kfree_device;
-	KTEST_ASSERT_EQ(t, device_register(dev), 0);	/* no match(): binds to ktcdrv */
+	KTEST_ASSERT_EQ(t, device_register(dev), 0); /* no match(): binds to ktcdrv */
 	KTEST_ASSERT_TRUE(t, dev->driver == &kt_cdrv);
 	c->cd.dev = dev;
 	KTEST_ASSERT_EQ(t, class_device_register(&c->cd), 0);
@@ -169,11 +169,11 @@ static void class_device_release_choices(struct ktest *t)
 	KTEST_ASSERT_EQ(t, class_register(&kt_bare), 0);
 	none = tcd_new(&kt_bare, "ktnone");
 	KTEST_ASSERT_TRUE(t, none);
-	own->cd.release = tcd_own_release;	/* wins over the class's */
+	own->cd.release = tcd_own_release; /* wins over the class's */
 	KTEST_ASSERT_EQ(t, class_device_register(&own->cd), 0);
 	class_device_get(&own->cd);
 	class_device_unregister(&own->cd);
-	KTEST_EXPECT_EQ(t, own->own_releases, 0);	/* not at unregister: a reference is left */
+	KTEST_EXPECT_EQ(t, own->own_releases, 0); /* not at unregister: a reference is left */
 	class_device_put(&own->cd);
 	KTEST_EXPECT_EQ(t, own->own_releases, 1);
 	KTEST_EXPECT_EQ(t, class_releases, 0);
@@ -182,7 +182,7 @@ static void class_device_release_choices(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, log_search(seq, "class_device 'ktnone' does not have a release() function, it is broken and must be fixed."));
 	KTEST_EXPECT_TRUE(t, log_search(seq, "Call Trace"));
 	KTEST_EXPECT_EQ(t, warn_count, warns + 1);
-	class_device_unregister(&none->cd);	/* twice: one more warning, no harm */
+	class_device_unregister(&none->cd); /* twice: one more warning, no harm */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 2);
 	class_unregister(&kt_bare);
 	kfree(own);

@@ -26,11 +26,11 @@ static void glob_sets_ranges_and_escapes(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, glob_match("sd[!a-c]", "sdd"));
 	KTEST_EXPECT_TRUE(t, glob_match("sd[^a-c]", "sdz"));
 	KTEST_EXPECT_FALSE(t, glob_match("sd[!a-c]", "sda"));
-	KTEST_EXPECT_TRUE(t, glob_match("[]]", "]"));	/* ']' first is a member */
+	KTEST_EXPECT_TRUE(t, glob_match("[]]", "]")); /* ']' first is a member */
 	KTEST_EXPECT_TRUE(t, glob_match("a[-x]", "a-"));
 	KTEST_EXPECT_TRUE(t, glob_match("\\*", "*"));
 	KTEST_EXPECT_FALSE(t, glob_match("\\*", "x"));
-	KTEST_EXPECT_TRUE(t, glob_match("a[b", "a[b"));	/* no ']': a plain '[' */
+	KTEST_EXPECT_TRUE(t, glob_match("a[b", "a[b")); /* no ']': a plain '[' */
 	KTEST_EXPECT_FALSE(t, glob_match("a[b", "ab"));
 	KTEST_EXPECT_TRUE(t, glob_match("vd[a-z][0-9]*", "vda12"));
 }

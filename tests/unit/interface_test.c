@@ -8,9 +8,9 @@
 
 #include "devmodel_helpers.h"
 
-static char calls[256];	/* "+1a" is interface 1 adding a; "-2c" interface 2 removing c */
+static char calls[256]; /* "+1a" is interface 1 adding a; "-2c" interface 2 removing c */
 static struct t_events events;
-static bool whole_at_remove;	/* the device's files and no remove event yet */
+static bool whole_at_remove; /* the device's files and no remove event yet */
 
 static void note(char op, int intf, struct class_device *cd)
 {
@@ -30,12 +30,28 @@ static void check_whole(struct class_device *cd)
 		whole_at_remove &= !t_event_has(&events, i, "ACTION=remove");
 }
 
-static int add1(struct class_device *cd) { note('+', 1, cd); return 0; }
-static int add2(struct class_device *cd) { note('+', 2, cd); return 0; }
-static void remove1(struct class_device *cd) { note('-', 1, cd); check_whole(cd); }
-static void remove2(struct class_device *cd) { note('-', 2, cd); check_whole(cd); }
+static int add1(struct class_device *cd)
+{
+	note('+', 1, cd);
+	return 0;
+}
+static int add2(struct class_device *cd)
+{
+	note('+', 2, cd);
+	return 0;
+}
+static void remove1(struct class_device *cd)
+{
+	note('-', 1, cd);
+	check_whole(cd);
+}
+static void remove2(struct class_device *cd)
+{
+	note('-', 2, cd);
+	check_whole(cd);
+}
 
-static const char *fail_on;	/* add3 fails for this class_id */
+static const char *fail_on; /* add3 fails for this class_id */
 
 static int add3(struct class_device *cd)
 {
@@ -108,7 +124,7 @@ static void interface_sees_devices_before_and_after(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, calls, "-1a -1b -1c ");
 	calls[0] = '\0';
 	class_device_unregister(b);
-	KTEST_EXPECT_STREQ(t, calls, "-2b ");	/* interface 1 is gone */
+	KTEST_EXPECT_STREQ(t, calls, "-2b "); /* interface 1 is gone */
 	class_interface_unregister(&intf2);
 	class_device_unregister(a);
 	class_device_unregister(c);
@@ -138,15 +154,15 @@ static void interface_failed_add_rolls_back(struct ktest *t)
 	fail_on = "ktifb";
 	KTEST_EXPECT_EQ(t, class_interface_register(&intf3), -EIO);
 	KTEST_EXPECT_STREQ(t, calls, "+3a +3b -3a -3b ");
-	fail_on = "ktifd";	/* now it registers, and the next device's add() fails */
+	fail_on = "ktifd"; /* now it registers, and the next device's add() fails */
 	calls[0] = '\0';
 	KTEST_EXPECT_EQ(t, class_interface_register(&intf3), 0);
 	KTEST_EXPECT_STREQ(t, calls, "+3a +3b +3c ");
 	calls[0] = '\0';
-	d = cd_add("ktifd");	/* the device is added all the same */
+	d = cd_add("ktifd"); /* the device is added all the same */
 	KTEST_ASSERT_TRUE(t, d);
 	class_device_unregister(d);
-	KTEST_EXPECT_STREQ(t, calls, "+3d -3d ");	/* remove() after a failed add() */
+	KTEST_EXPECT_STREQ(t, calls, "+3d -3d "); /* remove() after a failed add() */
 	fail_on = NULL;
 	class_interface_unregister(&intf3);
 	class_device_unregister(a);

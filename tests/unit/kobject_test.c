@@ -11,7 +11,7 @@
 struct tobj {
 	struct kobject kobj;
 	int releases;
-	bool keep;	/* release counts but does not free: to look afterwards */
+	bool keep; /* release counts but does not free: to look afterwards */
 };
 
 static void tobj_release(struct kobject *kobj)
@@ -73,17 +73,17 @@ static void kobject_misuse_warns_without_harm(struct ktest *t)
 	KTEST_ASSERT_EQ(t, kobject_add(&o->kobj), 0);
 	seq = log_seq();
 	warns = warn_count;
-	KTEST_EXPECT_EQ(t, kobject_add(&o->kobj), -EINVAL);	/* add twice */
+	KTEST_EXPECT_EQ(t, kobject_add(&o->kobj), -EINVAL); /* add twice */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 1);
 	KTEST_EXPECT_TRUE(t, log_search(seq, "'ktest_misuse'"));
 	KTEST_EXPECT_TRUE(t, log_search(seq, "Call Trace"));
 	kobject_del(&o->kobj);
-	kobject_del(&o->kobj);	/* del twice */
+	kobject_del(&o->kobj); /* del twice */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 2);
 	kobject_put(&o->kobj);
 	KTEST_EXPECT_EQ(t, o->releases, 1);
-	kobject_put(&o->kobj);	/* put below zero */
-	kobject_get(&o->kobj);	/* get from zero */
+	kobject_put(&o->kobj); /* put below zero */
+	kobject_get(&o->kobj); /* get from zero */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 4);
 	KTEST_EXPECT_EQ(t, o->releases, 1);
 	KTEST_EXPECT_EQ(t, kobject_refcount(&o->kobj), 0);
@@ -147,7 +147,7 @@ static void kobject_set_name_formats_long_names(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, path, "/ktest_long_again_for_the_heap");
 	KTEST_EXPECT_EQ(t, kobject_get_path(&o->kobj, path, 8), -ENAMETOOLONG);
 	kobject_del(&o->kobj);
-	kobject_put(&o->kobj);	/* the heap name is freed: the leak check sees it */
+	kobject_put(&o->kobj); /* the heap name is freed: the leak check sees it */
 }
 
 static void kobject_parent_and_kset(struct ktest *t)
@@ -160,7 +160,7 @@ static void kobject_parent_and_kset(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, ks && child);
 	kobject_set_name(&ks->kobj, "ktest_kset");
 	KTEST_ASSERT_EQ(t, kset_register(ks), 0);
-	child->kobj.kset = ks;	/* no parent: goes in the kset's directory */
+	child->kobj.kset = ks; /* no parent: goes in the kset's directory */
 	KTEST_ASSERT_EQ(t, kobject_add(&child->kobj), 0);
 	KTEST_EXPECT_PTR_EQ(t, child->kobj.parent, &ks->kobj);
 	grand = tobj_new("grand", &child->kobj, false);
@@ -169,11 +169,11 @@ static void kobject_parent_and_kset(struct ktest *t)
 	kobject_get_path(&grand->kobj, path, sizeof(path));
 	KTEST_EXPECT_STREQ(t, path, "/ktest_kset/child/grand");
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_kset/child/grand"), 0);
-	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 2);	/* its own + grand's */
+	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 2); /* its own + grand's */
 	kobject_del(&grand->kobj);
-	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 2);	/* pinned until grand's release */
+	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 2); /* pinned until grand's release */
 	kobject_get_path(&grand->kobj, path, sizeof(path));
-	KTEST_EXPECT_STREQ(t, path, "grand");	/* deleted: only its name */
+	KTEST_EXPECT_STREQ(t, path, "grand"); /* deleted: only its name */
 	kobject_put(&grand->kobj);
 	KTEST_EXPECT_EQ(t, kobject_refcount(&child->kobj), 1);
 	kobject_del(&child->kobj);
@@ -212,7 +212,7 @@ static void kobject_registry_lists_live_objects_in_order(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, s.pos_a > 0 && s.pos_b == s.pos_a + 1);
 	kobject_put(&a->kobj);
 	s.pos_a = s.pos_b = s.n = 0;
-	s.a = &b->kobj;	/* a is freed: compare against b only */
+	s.a = &b->kobj; /* a is freed: compare against b only */
 	s.b = NULL;
 	kobject_for_each_live(scan, &s);
 	KTEST_EXPECT_TRUE(t, s.pos_a > 0);

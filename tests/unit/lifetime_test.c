@@ -63,14 +63,14 @@ static void lifetime_put_without_del_warns_and_keeps(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, a && b);
 	KTEST_ASSERT_EQ(t, class_register(&kt_lclass), 0);
 	KTEST_ASSERT_EQ(t, class_device_register(a), 0);
-	class_device_put(a);	/* the misuse: no class_device_unregister */
+	class_device_put(a); /* the misuse: no class_device_unregister */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 1);
 	KTEST_EXPECT_TRUE(t, log_search(seq, "kobject: 'ktla'"));
 	KTEST_EXPECT_TRUE(t, log_search(seq, "Call Trace"));
 	KTEST_EXPECT_EQ(t, cd_releases, 0);
 	KTEST_EXPECT_STREQ(t, kobject_state_name(&a->kobj), "added");
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_life/ktla"), 0);
-	KTEST_EXPECT_EQ(t, class_device_register(b), 0);	/* the list is intact */
+	KTEST_EXPECT_EQ(t, class_device_register(b), 0); /* the list is intact */
 	class_device_unregister(a);
 	class_device_unregister(b);
 	KTEST_EXPECT_EQ(t, cd_releases, 2);
@@ -121,13 +121,13 @@ static void lifetime_parent_deleted_before_child(struct ktest *t)
 	u32 seq = log_seq();
 
 	KTEST_ASSERT_TRUE(t, p && c);
-	kobject_del(&p->kobj);	/* the misuse: the parent first */
+	kobject_del(&p->kobj); /* the misuse: the parent first */
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_lparent/child"), -ENOENT);
 	KTEST_EXPECT_EQ(t, sysfs_create_file(&c->kobj, &lost_attr), -ENOENT);
 	kobject_del(&c->kobj);
 	KTEST_EXPECT_TRUE(t, log_search(seq, "sysfs: 'child' was removed with its parent's directory"));
 	kobject_put(&p->kobj);
-	KTEST_EXPECT_EQ(t, releases, 0);	/* the child still pins its parent */
+	KTEST_EXPECT_EQ(t, releases, 0); /* the child still pins its parent */
 	kobject_put(&c->kobj);
 	KTEST_EXPECT_EQ(t, releases, 2);
 }
@@ -146,16 +146,16 @@ static void lifetime_failed_class_register_leaves_it_to_the_caller(struct ktest 
 
 	KTEST_ASSERT_TRUE(t, first && dup && bad);
 	KTEST_ASSERT_EQ(t, class_register(first), 0);
-	KTEST_EXPECT_EQ(t, class_register(first), -EBUSY);	/* twice: refused, no harm */
+	KTEST_EXPECT_EQ(t, class_register(first), -EBUSY); /* twice: refused, no harm */
 	KTEST_EXPECT_EQ(t, class_register(dup), -EEXIST);
 	KTEST_EXPECT_EQ(t, class_releases, 0);
-	kfree(dup);	/* as 2.6 code did on error: no double free */
+	kfree(dup); /* as 2.6 code did on error: no double free */
 	bad->class_attrs = (struct class_attribute *)dup_attrs;
 	KTEST_EXPECT_EQ(t, class_register(bad), -EEXIST);
 	KTEST_EXPECT_EQ(t, class_releases, 0);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_lbad"), -ENOENT);
 	KTEST_EXPECT_STREQ(t, kobject_state_name(&bad->subsys.kobj), "uninitialized");
-	bad->class_attrs = NULL;	/* fixed, it registers */
+	bad->class_attrs = NULL; /* fixed, it registers */
 	KTEST_EXPECT_EQ(t, class_register(bad), 0);
 	class_unregister(bad);
 	class_unregister(first);
@@ -179,9 +179,9 @@ static void lifetime_device_outlives_its_class(struct ktest *t)
 	class_device_unregister(cd);
 	class_unregister(cls);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_lgone"), -ENOENT);
-	KTEST_EXPECT_EQ(t, class_releases, 0);	/* pinned by ktlg0 */
+	KTEST_EXPECT_EQ(t, class_releases, 0); /* pinned by ktlg0 */
 	KTEST_EXPECT_EQ(t, class_register(cls), -EBUSY);
-	sysfs_close(of);	/* ktlg0's release calls cls->release, then the class goes */
+	sysfs_close(of); /* ktlg0's release calls cls->release, then the class goes */
 	KTEST_EXPECT_EQ(t, cd_releases, 1);
 	KTEST_EXPECT_EQ(t, class_releases, 1);
 }
@@ -196,7 +196,7 @@ static void lifetime_class_unregister_with_devices_left(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, cls && cd);
 	KTEST_ASSERT_EQ(t, class_register(cls), 0);
 	KTEST_ASSERT_EQ(t, class_device_register(cd), 0);
-	class_unregister(cls);	/* the driver forgot its device */
+	class_unregister(cls); /* the driver forgot its device */
 	KTEST_EXPECT_EQ(t, warn_count, warns + 1);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_lleft"), -ENOENT);
 	KTEST_EXPECT_EQ(t, class_releases, 0);

@@ -76,7 +76,7 @@ static void rbtree_random_inserts_and_erases(struct ktest *t)
 	}
 	KTEST_EXPECT_TRUE(t, check(root.rb_node, NULL) > 0);
 	KTEST_EXPECT_TRUE(t, sorted(&root, live));
-	for (i = 0; i < N; i += 2) {	/* erase every other one, then check */
+	for (i = 0; i < N; i += 2) { /* erase every other one, then check */
 		rb_erase(&items[i].node, &root);
 		live--;
 	}
@@ -96,7 +96,7 @@ static void rbtree_walks_both_ways(struct ktest *t)
 	unsigned int i, expect = 4;
 
 	for (i = 0; i < 5; i++) {
-		it[i].key = (i * 3) % 5;	/* 0 3 1 4 2 */
+		it[i].key = (i * 3) % 5; /* 0 3 1 4 2 */
 		insert(&root, &it[i]);
 	}
 	for (n = rb_last(&root); n; n = rb_prev(n))

@@ -3,7 +3,7 @@
 #include <kobold/readline.h>
 #include <kobold/string.h>
 
-static struct readline rl;	/* about 100 KiB: too big for a kernel stack */
+static struct readline rl; /* about 100 KiB: too big for a kernel stack */
 static char screen[256];
 static size_t shown;
 
@@ -40,9 +40,9 @@ static void ctrl_w_erases_one_word_and_the_blanks_after_it(struct ktest *t)
 	KTEST_EXPECT_EQ(t, feed("X\r"), RL_LINE);
 	KTEST_EXPECT_STREQ(t, rl.line, "echo one X");
 	start();
-	feed("\x17\x17word\x17\x17");	/* on an empty line it does nothing */
+	feed("\x17\x17word\x17\x17"); /* on an empty line it does nothing */
 	KTEST_EXPECT_EQ(t, rl.len, 0);
-	KTEST_EXPECT_TRUE(t, strstr(screen, "\b \b") != NULL);	/* erased on the terminal too */
+	KTEST_EXPECT_TRUE(t, strstr(screen, "\b \b") != NULL); /* erased on the terminal too */
 }
 
 static void ctrl_u_and_ctrl_c_drop_the_line(struct ktest *t)
@@ -63,7 +63,7 @@ static void a_line_too_long_is_refused_at_its_enter(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rl.len, RL_LINE_MAX - 1);
 	KTEST_EXPECT_EQ(t, feed("\r"), RL_TOO_LONG);
 	rl_start(&rl, "# ");
-	KTEST_EXPECT_EQ(t, feed("\nok\r"), RL_LINE);	/* the LF of CR LF is the same Enter */
+	KTEST_EXPECT_EQ(t, feed("\nok\r"), RL_LINE); /* the LF of CR LF is the same Enter */
 	KTEST_EXPECT_STREQ(t, rl.line, "ok");
 }
 

@@ -1,6 +1,7 @@
 /* sysfs_test.c: the sysfs tree: lookup, listing, attribute I/O, links, removal. */
 #include <kobold/device.h>
 #include <kobold/errno.h>
+#include <kobold/fs.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/ktest.h>
@@ -16,9 +17,9 @@ struct sobj {
 	int releases;
 	int shows;
 	int stores;
-	int refcnt_at_release;	/* of owner_mod, when release ran */
+	int refcnt_at_release; /* of owner_mod, when release ran */
 	size_t last_count;
-	size_t last_len;	/* strlen of what store saw: proves the NUL */
+	size_t last_len; /* strlen of what store saw: proves the NUL */
 	bool page_was_zero;
 	char value[16];
 };
@@ -29,7 +30,7 @@ static void sobj_release(struct kobject *kobj)
 {
 	struct sobj *o = container_of(kobj, struct sobj, kobj);
 
-	o->releases++;	/* the test frees */
+	o->releases++; /* the test frees */
 	o->refcnt_at_release = owner_mod.refcnt;
 }
 
@@ -58,9 +59,9 @@ static ssize_t sobj_store(struct kobject *kobj, struct attribute *attr, const ch
 	o->last_count = count;
 	o->last_len = strlen(buf);
 	strscpy(o->value, buf, sizeof(o->value));
-	if (strcmp(attr->name, "short") == 0)	/* takes two bytes at a time */
+	if (strcmp(attr->name, "short") == 0) /* takes two bytes at a time */
 		return (ssize_t)min(count, (size_t)2);
-	if (strcmp(attr->name, "zero") == 0)	/* a store that forgot its return */
+	if (strcmp(attr->name, "zero") == 0) /* a store that forgot its return */
 		return 0;
 	return (ssize_t)count;
 }
@@ -148,7 +149,7 @@ static void sysfs_lookup_handles_dots_slashes_and_links(struct ktest *t)
 	KTEST_EXPECT_EQ(t, sysfs_lookup(cwd, "up", true, &sd), 0);
 	KTEST_EXPECT_EQ(t, sysfs_dirent_type(sd), SYSFS_DIR);
 	sysfs_put(sd);
-	KTEST_EXPECT_EQ(t, sysfs_lookup(cwd, "up/", false, &sd), 0);	/* a slash follows */
+	KTEST_EXPECT_EQ(t, sysfs_lookup(cwd, "up/", false, &sd), 0); /* a slash follows */
 	KTEST_EXPECT_EQ(t, sysfs_dirent_type(sd), SYSFS_DIR);
 	KTEST_EXPECT_EQ(t, sysfs_path(sd, path, sizeof(path)), 16);
 	KTEST_EXPECT_STREQ(t, path, "/sys/ktest_sysfs");
@@ -193,13 +194,13 @@ static void sysfs_lookup_limits_links_and_lengths(struct ktest *t)
 	KTEST_EXPECT_EQ(t, sysfs_lookup(NULL, p40, true, &sd), 0);
 	sysfs_put(sd);
 	KTEST_EXPECT_EQ(t, sysfs_lookup(NULL, p41, true, &sd), -ELOOP);
-	memset(longp, 'a', SYSFS_PATH_MAX);	/* 4096 characters */
+	memset(longp, 'a', SYSFS_PATH_MAX); /* 4096 characters */
 	longp[0] = '/';
 	KTEST_EXPECT_EQ(t, sysfs_lookup(NULL, longp, true, &sd), -ENAMETOOLONG);
-	longp[256] = '\0';	/* a 255-character name: allowed, absent */
+	longp[256] = '\0'; /* a 255-character name: allowed, absent */
 	KTEST_EXPECT_EQ(t, sysfs_lookup(NULL, longp, true, &sd), -ENOENT);
 	longp[256] = 'a';
-	longp[257] = '\0';	/* 256 characters: too long */
+	longp[257] = '\0'; /* 256 characters: too long */
 	KTEST_EXPECT_EQ(t, sysfs_lookup(NULL, longp, true, &sd), -ENAMETOOLONG);
 	kfree(p40);
 	kfree(p41);
@@ -257,11 +258,11 @@ static void sysfs_read_write_and_permissions(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t_cat("/sys/ktest_rw/big", big, SYSFS_PAGE_SIZE + 1), SYSFS_PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, t_cat("/sys/ktest_rw", buf, sizeof(buf)), -EISDIR);
 	memset(big, 'y', SYSFS_PAGE_SIZE);
-	big[SYSFS_PAGE_SIZE - 1] = '\0';	/* 4095 bytes: accepted */
+	big[SYSFS_PAGE_SIZE - 1] = '\0'; /* 4095 bytes: accepted */
 	a->stores = 0;
 	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_rw/rw", big), SYSFS_PAGE_SIZE - 1);
 	KTEST_EXPECT_EQ(t, a->last_len, SYSFS_PAGE_SIZE - 1);
-	big[SYSFS_PAGE_SIZE - 1] = 'y';	/* 4096 bytes: cut to 4095, a short count (2.6) */
+	big[SYSFS_PAGE_SIZE - 1] = 'y'; /* 4096 bytes: cut to 4095, a short count (2.6) */
 	big[SYSFS_PAGE_SIZE] = '\0';
 	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_rw/rw", big), SYSFS_PAGE_SIZE - 1);
 	KTEST_EXPECT_EQ(t, a->stores, 2);
@@ -308,7 +309,7 @@ static void sysfs_open_file_outlives_its_object(struct ktest *t)
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_rw), 0);
 	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_stale/rw", &of), 0);
 	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 4);
-	kobject_del(&a->kobj);	/* unregister while open */
+	kobject_del(&a->kobj); /* unregister while open */
 	kobject_put(&a->kobj);
 	KTEST_EXPECT_EQ(t, a->releases, 0);
 	KTEST_EXPECT_STREQ(t, kobject_state_name(&a->kobj), "deleted");
@@ -332,15 +333,15 @@ static void sysfs_read_serves_one_snapshot_by_offset(struct ktest *t)
 	strscpy(a->value, "abc", sizeof(a->value));
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_rw), 0);
 	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_snap/rw", &of), 0);
-	KTEST_EXPECT_EQ(t, a->shows, 0);	/* open alone calls nothing */
-	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, 4), 4);	/* "rw=abc\n" in pieces */
+	KTEST_EXPECT_EQ(t, a->shows, 0);	       /* open alone calls nothing */
+	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, 4), 4); /* "rw=abc\n" in pieces */
 	KTEST_EXPECT_EQ(t, memcmp(buf, "rw=a", 4), 0);
-	strscpy(a->value, "XYZ", sizeof(a->value));	/* changes after the snapshot */
+	strscpy(a->value, "XYZ", sizeof(a->value)); /* changes after the snapshot */
 	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 3);
-	KTEST_EXPECT_EQ(t, memcmp(buf, "bc\n", 3), 0);	/* never torn */
-	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 0);	/* the end */
+	KTEST_EXPECT_EQ(t, memcmp(buf, "bc\n", 3), 0);		 /* never torn */
+	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 0); /* the end */
 	KTEST_EXPECT_EQ(t, a->shows, 1);
-	KTEST_EXPECT_EQ(t, sysfs_write(of, "q\n", 2), 2);	/* a write: show() again next */
+	KTEST_EXPECT_EQ(t, sysfs_write(of, "q\n", 2), 2); /* a write: show() again next */
 	/* show() ran again ("rw=q\n\n"), but the position is 9, past its end */
 	KTEST_EXPECT_EQ(t, sysfs_read(of, buf, sizeof(buf)), 0);
 	KTEST_EXPECT_EQ(t, a->shows, 2);
@@ -348,27 +349,27 @@ static void sysfs_read_serves_one_snapshot_by_offset(struct ktest *t)
 	sobj_remove(a);
 }
 
-/* A store() that takes less than it was given: the shell writes the rest. */
-static void shell_full_write_retries_short_stores(struct ktest *t)
+/* A store() that takes less than it was given: the shell writes the rest, through the VFS. */
+static void shell_write_all_retries_short_stores(struct ktest *t)
 {
 	struct sobj *a = sobj_add("ktest_short", NULL);
-	struct sysfs_open_file *of;
+	struct file *f;
 
 	KTEST_ASSERT_TRUE(t, a);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_short), 0);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_zero), 0);
-	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_short/short", "hello\n"), 2);	/* write(2) */
+	KTEST_EXPECT_EQ(t, t_echo("/sys/ktest_short/short", "hello\n"), 2); /* write(2) */
 	a->stores = 0;
-	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_short/short", &of), 0);
-	KTEST_EXPECT_EQ(t, shell_full_write(of, "hello\n", 6), 6);
-	KTEST_EXPECT_EQ(t, a->stores, 3);	/* "he", "ll", "o\n" */
+	KTEST_ASSERT_EQ(t, vfs_open(NULL, "/sys/ktest_short/short", O_WRONLY, 0, &f), 0);
+	KTEST_EXPECT_EQ(t, shell_write_all(f, "hello\n", 6), 6);
+	KTEST_EXPECT_EQ(t, a->stores, 3); /* "he", "ll", "o\n" */
 	KTEST_EXPECT_STREQ(t, a->value, "o\n");
-	sysfs_close(of);
+	vfs_close(f);
 	a->stores = 0;
-	KTEST_ASSERT_EQ(t, t_open("/sys/ktest_short/zero", &of), 0);
-	KTEST_EXPECT_EQ(t, shell_full_write(of, "1\n", 2), -ENOSPC);	/* no endless loop */
+	KTEST_ASSERT_EQ(t, vfs_open(NULL, "/sys/ktest_short/zero", O_WRONLY, 0, &f), 0);
+	KTEST_EXPECT_EQ(t, shell_write_all(f, "1\n", 2), -ENOSPC); /* no endless loop */
 	KTEST_EXPECT_EQ(t, a->stores, 1);
-	sysfs_close(of);
+	vfs_close(f);
 	sobj_remove(a);
 }
 
@@ -386,13 +387,13 @@ static void sysfs_open_pins_the_owner_module(struct ktest *t)
 	owner_mod.refcnt = 0;
 	KTEST_ASSERT_EQ(t, sysfs_open(sd, 0, &of), 0);
 	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
-	owner_mod.live = false;	/* being unloaded: open fails, as 2.6's try_module_get */
+	owner_mod.live = false; /* being unloaded: open fails, as 2.6's try_module_get */
 	KTEST_EXPECT_EQ(t, sysfs_open(sd, 0, &of2), -ENODEV);
 	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
 	sysfs_put(sd);
 	kobject_del(&a->kobj);
 	kobject_put(&a->kobj);
-	sysfs_close(of);	/* the release runs before the module is let go */
+	sysfs_close(of); /* the release runs before the module is let go */
 	KTEST_EXPECT_EQ(t, a->releases, 1);
 	KTEST_EXPECT_EQ(t, a->refcnt_at_release, 1);
 	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 0);
@@ -407,8 +408,11 @@ static void owned_cd_release(struct class_device *cd)
 /* 2.6.16's rule: the core's uevent and dev files of a class device pin the class's owner. */
 static void class_device_files_pin_the_class_owner(struct ktest *t)
 {
-	static struct class owned = { .name = "ktest_owned", .owner = &owner_mod,
-				      .release = owned_cd_release };
+	static struct class owned = {
+		.name = "ktest_owned",
+		.owner = &owner_mod,
+		.release = owned_cd_release,
+	};
 	struct class_device *cd = kzalloc(sizeof(*cd));
 	struct sysfs_open_file *of;
 
@@ -469,12 +473,12 @@ static void sysfs_remove_dir_takes_everything_below(struct ktest *t)
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&b->kobj, &attr_ro), 0);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_rmdir/sub/grp/g1"), 0);
 	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_rmdir/sub/grp", true, &held), 0);
-	sysfs_remove_dir(&b->kobj);	/* the kobject lives on; its directory goes */
+	sysfs_remove_dir(&b->kobj); /* the kobject lives on; its directory goes */
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_rmdir/sub"), -ENOENT);
 	KTEST_EXPECT_TRUE(t, sysfs_dirent_removed(held));
 	KTEST_EXPECT_TRUE(t, sysfs_dirent_first_child(held) == NULL);
 	KTEST_EXPECT_EQ(t, sysfs_path(held, path, sizeof(path)) > 0, 1);
-	KTEST_EXPECT_STREQ(t, path, "/sys/ktest_rmdir/sub/grp");	/* still printable */
+	KTEST_EXPECT_STREQ(t, path, "/sys/ktest_rmdir/sub/grp"); /* still printable */
 	sysfs_put(held);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_rmdir"), 0);
 	sobj_remove(b);
@@ -492,7 +496,7 @@ static void sysfs_group_without_name_adds_to_the_dir(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, a);
 	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &g2), 0);
 	KTEST_EXPECT_EQ(t, sysfs_create_group(&a->kobj, &grp), -EEXIST);
-	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_group/g1"), -ENOENT);	/* rolled back */
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_group/g1"), -ENOENT); /* rolled back */
 	sysfs_remove_file(&a->kobj, &g2);
 	KTEST_EXPECT_EQ(t, sysfs_create_group(&a->kobj, &grp), 0);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_group/g2"), 0);
@@ -520,14 +524,14 @@ static void sysfs_links_read_relative(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t_readlink("/sys/ktest_lb/to_y", buf, sizeof(buf)), 15);
 	KTEST_EXPECT_STREQ(t, buf, "../ktest_la/x/y");
 	KTEST_EXPECT_EQ(t, t_readlink("/sys/ktest_la/x/y/to_x", buf, sizeof(buf)), 7);
-	KTEST_EXPECT_STREQ(t, buf, "../../x");	/* from y: up to ktest_la, down to x */
+	KTEST_EXPECT_STREQ(t, buf, "../../x"); /* from y: up to ktest_la, down to x */
 	KTEST_EXPECT_EQ(t, t_readlink("/sys/ktest_la/x/self", buf, sizeof(buf)), 4);
 	KTEST_EXPECT_STREQ(t, buf, "../x");
 	KTEST_EXPECT_EQ(t, t_readlink("/sys/ktest_la/x/y/to_b", buf, 8), -ENAMETOOLONG);
 	KTEST_EXPECT_EQ(t, t_readlink("/sys/ktest_la/x", buf, sizeof(buf)), -EINVAL);
 	sysfs_remove_link(&y->kobj, "to_b");
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_la/x/y/to_b"), -ENOENT);
-	sobj_remove(b);	/* to_y goes with ktest_lb; the rest with their dirs */
+	sobj_remove(b); /* to_y goes with ktest_lb; the rest with their dirs */
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/ktest_la/x/y/to_x/y"), 0);
 	sobj_remove(y);
 	sobj_remove(x);
@@ -547,7 +551,7 @@ static void sysfs_big_directory_is_logarithmic(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, attrs && names && a);
 	for (i = 0; i < N; i++) {
-		scnprintf(names + i * 16, 16, "f%d", (i * 7919) % N);	/* scrambled order */
+		scnprintf(names + i * 16, 16, "f%d", (i * 7919) % N); /* scrambled order */
 		attrs[i].name = names + i * 16;
 		attrs[i].mode = 0444;
 		before = sysfs_name_compares();
@@ -557,7 +561,7 @@ static void sysfs_big_directory_is_logarithmic(struct ktest *t)
 	before = sysfs_name_compares();
 	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_big/f4242", true, &sd), 0);
 	KTEST_EXPECT_TRUE(t, sysfs_name_compares() - before < 64);
-	KTEST_EXPECT_TRUE(t, sysfs_name_compares() - before > 3);	/* the counter counts */
+	KTEST_EXPECT_TRUE(t, sysfs_name_compares() - before > 3); /* the counter counts */
 	sysfs_put(sd);
 	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/ktest_big", true, &dir), 0);
 	for (n = 0, sd = sysfs_dirent_first_child(dir); sd; sd = sysfs_dirent_next(sd), n++) {
@@ -594,7 +598,7 @@ static const struct ktest_case sysfs_cases[] = {
 	KTEST_CASE(sysfs_missing_callbacks_deny_access),
 	KTEST_CASE(sysfs_open_file_outlives_its_object),
 	KTEST_CASE(sysfs_read_serves_one_snapshot_by_offset),
-	KTEST_CASE(shell_full_write_retries_short_stores),
+	KTEST_CASE(shell_write_all_retries_short_stores),
 	KTEST_CASE(sysfs_open_pins_the_owner_module),
 	KTEST_CASE(class_device_files_pin_the_class_owner),
 	KTEST_CASE(sysfs_removed_file_gives_enodev),

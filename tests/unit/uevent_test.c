@@ -7,8 +7,8 @@
 
 #include "devmodel_helpers.h"
 
-static int nvars;	/* variables the class callback adds */
-static int fill;	/* if nonzero: one variable of buffer_size + fill - 1 bytes with its NUL */
+static int nvars; /* variables the class callback adds */
+static int fill;  /* if nonzero: one variable of buffer_size + fill - 1 bytes with its NUL */
 static int seen_num_envp, seen_buffer_size;
 
 static int kt_hotplug(struct class_device *cd __unused, char **envp, int num_envp, char *buffer,
@@ -18,7 +18,7 @@ static int kt_hotplug(struct class_device *cd __unused, char **envp, int num_env
 
 	seen_num_envp = num_envp;
 	seen_buffer_size = buffer_size;
-	if (fill)	/* "F=000...": 2 + digits + NUL bytes */
+	if (fill) /* "F=000...": 2 + digits + NUL bytes */
 		return add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
 					   "F=%0*d", buffer_size + fill - 1 - 3, 0);
 	for (k = 0; k < nvars; k++) {
@@ -36,8 +36,11 @@ static void free_cd(struct class_device *cd)
 	kfree(cd);
 }
 
-static struct class kt_uclass = { .name = "ktest_uevent", .hotplug = kt_hotplug,
-				  .release = free_cd };
+static struct class kt_uclass = {
+	.name = "ktest_uevent",
+	.hotplug = kt_hotplug,
+	.release = free_cd,
+};
 
 static struct class_device *cd_new(const char *id)
 {
@@ -125,14 +128,14 @@ static void uevent_num_envp_limit_is_exact(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, cd);
 	nvars = 0;
 	KTEST_ASSERT_EQ(t, class_device_register(cd), 0);
-	KTEST_EXPECT_EQ(t, seen_num_envp, NUM_ENVP - 4);	/* after the four core keys */
+	KTEST_EXPECT_EQ(t, seen_num_envp, NUM_ENVP - 4); /* after the four core keys */
 	t_events_start(&e);
-	nvars = NUM_ENVP - 4 - 1;	/* fills every slot but the NULL */
+	nvars = NUM_ENVP - 4 - 1; /* fills every slot but the NULL */
 	seq0 = uevent_seqnum;
 	KTEST_EXPECT_EQ(t, kobject_hotplug(&cd->kobj, KOBJ_CHANGE), 0);
 	KTEST_EXPECT_EQ(t, uevent_seqnum, seq0 + 1);
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, 0, "|V26=26|"));
-	nvars++;	/* one more: refused, no seqnum used */
+	nvars++; /* one more: refused, no seqnum used */
 	log0 = log_seq();
 	KTEST_EXPECT_EQ(t, kobject_hotplug(&cd->kobj, KOBJ_CHANGE), -ENOMEM);
 	KTEST_EXPECT_EQ(t, uevent_seqnum, seq0 + 1);
@@ -152,9 +155,9 @@ static void uevent_buffer_size_limit_is_exact(struct ktest *t)
 	KTEST_ASSERT_EQ(t, class_device_register(cd), 0);
 	KTEST_ASSERT_TRUE(t, seen_buffer_size > 100 && seen_buffer_size < HOTPLUG_BUFFER_SIZE);
 	seq0 = uevent_seqnum;
-	fill = 1;	/* the whole buffer left, NUL included */
+	fill = 1; /* the whole buffer left, NUL included */
 	KTEST_EXPECT_EQ(t, kobject_hotplug(&cd->kobj, KOBJ_CHANGE), 0);
-	fill = 2;	/* one byte too many */
+	fill = 2; /* one byte too many */
 	KTEST_EXPECT_EQ(t, kobject_hotplug(&cd->kobj, KOBJ_CHANGE), -ENOMEM);
 	KTEST_EXPECT_EQ(t, uevent_seqnum, seq0 + 1);
 	fill = 0;
@@ -185,9 +188,9 @@ static void uevent_file_reads_keys_and_sends_events(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, 0, "|MAJOR=8|MINOR=16|V0=0|V1=1|"));
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, 1, "ACTION=add|"));
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, 2, "ACTION=remove|"));
-	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_uevent/ktu3"), 0);	/* still there */
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_uevent/ktu3"), 0); /* still there */
 	class_device_unregister(cd);
-	KTEST_EXPECT_EQ(t, e.n, 3);	/* the listener was unregistered */
+	KTEST_EXPECT_EQ(t, e.n, 3); /* the listener was unregistered */
 }
 
 static void count_records(const struct uevent_record *rec __unused, void *arg)
@@ -203,7 +206,7 @@ static void uevent_journal_is_bounded(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, cd);
 	KTEST_ASSERT_EQ(t, class_device_register(cd), 0);
-	for (i = 0; i < UEVENT_JOURNAL_LEN; i++)	/* enough to fill the ring */
+	for (i = 0; i < UEVENT_JOURNAL_LEN; i++) /* enough to fill the ring */
 		kobject_hotplug(&cd->kobj, KOBJ_CHANGE);
 	dropped0 = uevent_journal_dropped();
 	kobject_hotplug(&cd->kobj, KOBJ_CHANGE);

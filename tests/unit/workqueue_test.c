@@ -6,8 +6,8 @@
 struct job {
 	struct work_struct work;
 	int runs;
-	int slices;	/* how many more times it queues itself */
-	int order;	/* when it last ran */
+	int slices; /* how many more times it queues itself */
+	int order;  /* when it last ran */
 };
 
 static int clock;
@@ -33,7 +33,7 @@ static void workqueue_runs_each_once_in_order(struct ktest *t)
 	clock = 0;
 	KTEST_EXPECT_TRUE(t, schedule_work(&a.work));
 	KTEST_EXPECT_TRUE(t, schedule_work(&b.work));
-	KTEST_EXPECT_FALSE(t, schedule_work(&a.work));	/* already queued: runs once */
+	KTEST_EXPECT_FALSE(t, schedule_work(&a.work)); /* already queued: runs once */
 	KTEST_EXPECT_TRUE(t, work_pending(&a.work));
 	KTEST_EXPECT_TRUE(t, run_scheduled_work());
 	KTEST_EXPECT_EQ(t, a.runs, 1);
@@ -57,7 +57,7 @@ static void workqueue_flush_runs_slices_it_queues(struct ktest *t)
 	flush_scheduled_work();
 	KTEST_EXPECT_EQ(t, a.runs, 4);
 	KTEST_EXPECT_EQ(t, b.runs, 1);
-	KTEST_EXPECT_EQ(t, b.order, 2);	/* a's second slice queued behind b */
+	KTEST_EXPECT_EQ(t, b.order, 2); /* a's second slice queued behind b */
 	KTEST_EXPECT_FALSE(t, work_pending(&a.work));
 }
 

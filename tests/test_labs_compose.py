@@ -1,0 +1,221 @@
+"""test_labs_compose.py: all the lab solutions together, applied in any order, give
+one tree that builds and passes every checker, every transcript in the docs and the
+registration failslab walks; and the starters and broken solutions fail their
+checkers as they should. (A file of its own, so that make test can run it beside
+test_labs.py; the starting tree is test_labs.py's fixture, built once here too.)"""
+import itertools
+import os
+import shutil
+import sys
+
+
+from test_labs import LABS, ROOT, base, build, checker, patch, workdir  # noqa: F401
+import doccheck  # noqa: E402 (test_labs put scripts/ on the path)
+import labtree  # noqa: E402
+
+
+def solved_files(base_tree, order, dest):
+    """The lab files after applying the solutions in this order to the starting tree."""
+    for rel in labtree.lab_files():
+        src = os.path.join(base_tree, rel)
+        if os.path.exists(src):
+            os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+            shutil.copy2(src, os.path.join(dest, rel))
+    for lab in order:
+        ok, out = labtree.apply(dest, patch(lab))
+        assert ok, "after labs %s, labs/solutions/lab%d.patch does not apply:\n%s" % (
+            list(order[:order.index(lab)]), lab, out)
+    return {rel: open(os.path.join(dest, rel)).read() for rel in labtree.lab_files()
+            if os.path.exists(os.path.join(dest, rel))}
+
+
+def orders():
+    """The orders that can matter: every order of the labs that share a file with
+    another lab, with the labs whose files are their own before, between and after
+    them, forwards and backwards. (Patches to disjoint files commute, so the other
+    orders give the same files; all 720 orders of six labs took minutes.)"""
+    files = labtree.lab_files()
+    shared = sorted({lab for labs in files.values() if len(labs) > 1 for lab in labs})
+    alone = [lab for lab in LABS if lab not in shared]
+    for lab in alone:  # what makes the shortcut sound
+        assert all(labs == [lab] for labs in files.values() if lab in labs), lab
+    seen = []
+    for p in itertools.permutations(shared):
+        for own in (alone, alone[::-1]):
+            for k in range(len(own) + 1):
+                order = tuple(own[:k]) + p + tuple(own[k:])
+                if order not in seen:
+                    seen.append(order)
+    return seen
+
+
+def test_solutions_compose_in_any_order(base, workdir):
+    """Every order of the lab's solutions that can matter applies and gives the same
+    files; that tree builds, its lab files are as .clang-format has them, every checker
+    passes on it, and so does every transcript in the docs."""
+    tree, _ = base
+    results = []
+    for n, order in enumerate(orders()):
+        results.append(solved_files(tree, order, os.path.join(workdir, "order%d" % n)))
+    assert len(results) >= 2 * len(LABS), "too few orders: %d" % len(results)
+    assert all(r == results[0] for r in results), "the order of the labs changes the result"
+
+    solved = os.path.join(workdir, "all")
+    shutil.copytree(tree, solved, symlinks=True)
+    for lab in LABS:
+        assert labtree.apply(solved, patch(lab))[0]
+    kernel = build(solved)
+    sources = [f for f in labtree.lab_files() if f.endswith((".c", ".h"))]
+    r = labtree.sh(["make", "-s", "format-check", "FILES=" + " ".join(sources)], solved)
+    assert r.returncode == 0, "the solutions are not as .clang-format has them:\n" + r.stdout
+    for lab in LABS:
+        r = checker(solved, lab, kernel)
+        assert r.returncode == 0, "with every lab solved, lab %d's checker fails:\n%s" % (lab, r.stdout)
+    blocks = [b for path in doccheck.doc_files() for b in doccheck.parse_file(path)
+              if not (b.skipped() or b.for_solution() or b.for_start())]
+    failures = doccheck.check_blocks(blocks, kernel=kernel)
+    assert not failures, "with every lab solved:\n" + "\n\n".join(failures)
+    # The other suites a solution can touch: the failslab walks of the registrations
+    # (a lab's interface adds an allocation to every disk's). The walk over every shell
+    # command (a minute) is left out: no lab adds or changes a command.
+    r = labtree.sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    os.path.join(ROOT, "tests", "test_reliability.py"),
+                    "-k", "failslab_walk and not every_command"], ROOT,
+                   env=dict(os.environ, KOBOLD_KERNEL=kernel))
+    assert r.returncode == 0, "with every lab solved, the failslab walks fail:\n" + r.stdout[-3000:]
+
+
+NULL_SHOW = """\
+/* blkinfo.c: a lab 3 solution with a NULL dereference in show, for the checker's test. */
+#include <kobold/blkdev.h>
+#include <kobold/module.h>
+#include <kobold/string.h>
+
+static ssize_t info_show(struct class_device *cd, char *buf)
+{
+	struct gendisk *volatile disk = NULL;
+
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%u\\n", disk->major);
+}
+static CLASS_DEVICE_ATTR(info, S_IRUGO, info_show, NULL);
+
+static int blkinfo_add(struct class_device *cd)
+{
+	return class_device_create_file(cd, &class_device_attr_info);
+}
+
+static void blkinfo_remove(struct class_device *cd)
+{
+	class_device_remove_file(cd, &class_device_attr_info);
+}
+
+static struct class_interface blkinfo_interface = {
+	.class = &block_class,
+	.add = blkinfo_add,
+	.remove = blkinfo_remove,
+};
+
+static int blkinfo_init(void)
+{
+	return class_interface_register(&blkinfo_interface);
+}
+
+static void blkinfo_exit(void)
+{
+	class_interface_unregister(&blkinfo_interface);
+}
+
+module_init(blkinfo_init);
+module_exit(blkinfo_exit);
+"""
+
+
+def test_checker_shows_the_oops_not_the_boot_banner(base, workdir):
+    """A show() that dereferences NULL: the checklist shows the oops and where it was."""
+    tree, _ = base
+    broken = os.path.join(workdir, "oops")
+    shutil.copytree(tree, broken, symlinks=True)
+    with open(os.path.join(broken, "drivers/block/blkinfo.c"), "w") as f:
+        f.write(NULL_SHOW)
+    kernel = build(broken)
+    r = checker(broken, 3, kernel)
+    assert r.returncode == 1, r.stdout
+    failed = r.stdout.split("FAIL", 1)[1]
+    first = failed.split("\n  PASS")[0].split("\n  FAIL")[0]
+    assert "BUG: kernel NULL pointer dereference" in first, r.stdout
+    assert "EIP: info_show+" in first, r.stdout
+    assert "Kobold" not in first.split("BUG:")[0], "the boot banner came first:\n" + first
+    shutil.rmtree(broken, ignore_errors=True)
+
+
+def test_lab5_starter_works_until_an_allocation_fails(base, workdir):
+    """The lab 5 starter loads and unloads cleanly, and only the failslab walk catches it."""
+    tree, _ = base
+    starter = os.path.join(workdir, "lab5-starter")
+    shutil.copytree(tree, starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab5", "kpipe.c"), os.path.join(starter, "drivers/misc/kpipe.c"))
+    r = checker(starter, 5, build(starter))
+    assert r.returncode == 1, r.stdout
+    assert "PASS  kpipe loads with nr=3" in r.stdout and "PASS  rmmod kpipe and modprobe" in r.stdout, r.stdout
+    assert "FAIL  failslab over every allocation" in r.stdout, r.stdout
+    assert "BUG: kmalloc:" in r.stdout, r.stdout  # the checklist shows what the kernel reported
+    shutil.rmtree(starter, ignore_errors=True)
+
+
+def test_lab6_starter_works_but_is_not_ported(base, workdir):
+    """The lab 6 starter (the article's API) works and does not leak; the checks of the
+    new places, the new DEVPATH and the source fail, and only those."""
+    tree, _ = base
+    starter = os.path.join(workdir, "lab6-starter")
+    shutil.copytree(tree, starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab6", "kthermo.c"), os.path.join(starter, "drivers/misc/kthermo.c"))
+    r = checker(starter, 6, build(starter))
+    assert r.returncode == 1, r.stdout
+    for ok in ["rmmod kthermo removes", "100 rmmod/modprobe cycles", "modprobe kthermo nr=9"]:
+        assert "PASS  " + ok in r.stdout, r.stdout
+    assert r.stdout.count("FAIL  ") == 6, r.stdout
+    assert "still uses the article's API: class_device" in r.stdout, r.stdout
+    shutil.rmtree(starter, ignore_errors=True)
+
+
+def test_lab7_starter_fails_and_the_pin_check_can_fail(base, workdir):
+    """The lab 7 starter (a skeleton) builds with WERROR, loads and fails every check;
+    the reference solution without `.owner = THIS_MODULE` fails only the pinning check."""
+    tree, _ = base
+    variant = os.path.join(workdir, "lab7-starter")
+    shutil.copytree(tree, variant, symlinks=True)
+    target = os.path.join(variant, "drivers/char/kobold.c")
+    shutil.copy(os.path.join(ROOT, "labs", "lab7", "kobold.c"), target)
+    r = checker(variant, 7, build(variant))
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("FAIL  ") == len(labtree.load(7).CHECKS), r.stdout
+    assert "No such file or directory (no character device node)" in r.stdout, r.stdout
+
+    os.remove(target)
+    assert labtree.apply(variant, patch(7))[0]
+    with open(target) as f:
+        text = f.read()
+    assert "\t.owner = THIS_MODULE,\n" in text
+    with open(target, "w") as f:
+        f.write(text.replace("\t.owner = THIS_MODULE,\n", ""))
+    r = checker(variant, 7, build(variant))
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("FAIL  ") == 1, r.stdout
+    assert "FAIL  rmmod kobold is refused while /dev/kobold is open" in r.stdout, r.stdout
+    shutil.rmtree(variant, ignore_errors=True)
+
+
+def test_lab9_starter_works_but_has_no_pm(base, workdir):
+    """The lab 9 starter works and does not leak: it passes the speed and leak checks
+    and fails the five that look at the tree and the suspend."""
+    tree, _ = base
+    starter = os.path.join(workdir, "lab9-starter")
+    shutil.copytree(tree, starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab9", "kfan.c"), os.path.join(starter, "drivers/misc/kfan.c"))
+    r = checker(starter, 9, build(starter))
+    assert r.returncode == 1, r.stdout
+    for ok in ["each fan's speed keeps what is written", "10 suspends and 10 rmmod/modprobe"]:
+        assert "PASS  " + ok in r.stdout, r.stdout
+    assert r.stdout.count("FAIL  ") == 5, r.stdout
+    assert "a fan's parent is the controller" in r.stdout, r.stdout
+    shutil.rmtree(starter, ignore_errors=True)
