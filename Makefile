@@ -58,7 +58,7 @@ KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/power/*.c kerne
 	$(UNIT_TEST_SRCS)
 KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
 ASM_SRCS := boot/boot.S kernel/entry.S
-OBJS := $(ASM_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_SRCS:%.c=$(BUILD)/%.o)
+OBJS := $(ASM_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/initramfs.o
 SOURCES := $(BUILD)/sources
 
 .PHONY: all
@@ -95,6 +95,21 @@ $(SOURCES): FORCE
 
 .PHONY: FORCE
 FORCE:
+
+# The files of the tree's etc/ (udev rules, say), built into the kernel and
+# written to /etc at boot (kernel/initramfs.c); the list is kept as the sources' is.
+ETC_FILES := $(shell find etc -type f 2>/dev/null | LC_ALL=C sort)
+$(BUILD)/etc-files: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)printf '%s\n' $(ETC_FILES) > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/initramfs.S: $(BUILD)/etc-files $(ETC_FILES) scripts/gen-initramfs.sh
+	$(Q)scripts/gen-initramfs.sh $(ETC_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/initramfs.o: $(BUILD)/initramfs.S
+	@echo "  AS      $< (etc/: $(words $(ETC_FILES)) file(s))"
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
 # Two links: the first gives the addresses for the symbol table, which
 # goes into a section after the code, so the second link moves no function.

@@ -130,9 +130,12 @@ void blk_submit(struct request *rq)
 		blk_end_request(rq, err); /* refused: it never reached the device */
 }
 
+/* Requests blk_rw keeps on its stack: 1 MiB in 128 KiB pieces needs no allocation. */
+#define BLK_RW_STACK_RQS 8
+
 int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 {
-	struct request *rqs;
+	struct request stack_rqs[BLK_RW_STACK_RQS], *rqs = stack_rqs;
 	u32 n, i, max;
 	int err = blk_check(d, op, sector, count);
 
@@ -140,9 +143,11 @@ int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 		return err;
 	max = d->max_sectors ? d->max_sectors : (u32)min(count, (u64)UINT32_MAX);
 	n = op == REQ_OP_FLUSH ? 1 : (u32)((count + max - 1) / max);
-	rqs = kzalloc(n * sizeof(*rqs));
+	if (n > BLK_RW_STACK_RQS)
+		rqs = kmalloc(n * sizeof(*rqs));
 	if (!rqs)
 		return -ENOMEM;
+	memset(rqs, 0, n * sizeof(*rqs));
 	for (i = 0; i < n; i++) {
 		struct request *rq = &rqs[i];
 		u64 done = (u64)i * max;
@@ -162,6 +167,7 @@ int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 		if (rqs[i].error && !err)
 			err = rqs[i].error;
 	}
-	kfree(rqs);
+	if (rqs != stack_rqs)
+		kfree(rqs);
 	return err;
 }

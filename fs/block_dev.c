@@ -2,9 +2,12 @@
  * block_dev.c: block device nodes (Linux's fs/block_dev.c). Opening
  * /dev/vda finds the disk by its dev_t, holds it and pins its driver's
  * module; reads and writes at any byte offset become whole-sector
- * transfers through the block layer (blk_rw). A disk deleted under an open
- * file fails its I/O with -ENODEV; its memory goes at the last close.
+ * transfers through the block layer (blk_rw). Asynchronous reads and writes
+ * (aio_read, aio_write: whole sectors only) go out as requests through
+ * blk_submit and complete from the disk's interrupt. A disk deleted under
+ * an open file fails its I/O with -ENODEV; its memory goes at the last close.
  */
+#include <kobold/aio.h>
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
@@ -100,9 +103,103 @@ static ssize_t blkdev_write(struct file *file, const char *buf, size_t n, loff_t
 	return blkdev_rw(file, REQ_OP_WRITE, (char *)buf, n, pos);
 }
 
+/* Ends nr of the kiocb's requests; the last one completes the kiocb. */
+static void blkdev_aio_put(struct kiocb *iocb, unsigned int nr, int error)
+{
+	unsigned long flags = arch_local_irq_save(); /* the interrupt ends requests too */
+	bool last;
+
+	if (error && !iocb->ki_error)
+		iocb->ki_error = error;
+	iocb->ki_pending -= nr;
+	last = !iocb->ki_pending;
+	arch_local_irq_restore(flags);
+	if (!last)
+		return;
+	if (iocb->ki_rqs != iocb->ki_rq)
+		kfree(iocb->ki_rqs);
+	iocb->ki_complete(iocb, iocb->ki_error ? iocb->ki_error : (ssize_t)iocb->ki_nbytes);
+}
+
+static void blkdev_aio_end_io(struct request *rq)
+{
+	blkdev_aio_put(rq->end_io_data, 1, rq->error);
+}
+
+/* The kiocb's requests, max_sectors each, in the kiocb or in an array of their own. */
+static int blkdev_aio_alloc(struct kiocb *iocb, struct gendisk *disk, size_t n)
+{
+	u32 max = disk->max_sectors ? disk->max_sectors : BLKDEV_MAX_SECTORS;
+	u64 sectors = n / SECTOR_SIZE;
+	unsigned int nr = (unsigned int)((sectors + max - 1) / max);
+
+	iocb->ki_rqs = iocb->ki_rq;
+	if (nr > KIOCB_INLINE_RQS)
+		iocb->ki_rqs = kmalloc(nr * sizeof(struct request));
+	if (!iocb->ki_rqs)
+		return -ENOMEM;
+	memset(iocb->ki_rqs, 0, nr * sizeof(struct request));
+	for (unsigned int i = 0; i < nr; i++) {
+		iocb->ki_rqs[i].nr_sectors = (u32)min(sectors - (u64)i * max, (u64)max);
+		iocb->ki_rqs[i].disk = disk;
+	}
+	return (int)nr;
+}
+
+static ssize_t blkdev_aio_rw(struct kiocb *iocb, enum req_op op, char *buf, size_t n, loff_t pos)
+{
+	struct gendisk *disk = iocb->ki_filp->private_data;
+	loff_t end = (loff_t)get_capacity(disk) * SECTOR_SIZE;
+	u64 sector = (u64)pos / SECTOR_SIZE;
+	int nr, i;
+
+	if (disk->dead)
+		return -ENODEV;
+	if (pos < 0 || pos % SECTOR_SIZE || n % SECTOR_SIZE)
+		return -EINVAL; /* as O_DIRECT: whole sectors */
+	if (pos >= end || !n)
+		return op == REQ_OP_WRITE && n ? -ENOSPC : 0;
+	n = (size_t)min((loff_t)n, end - pos);
+	nr = blkdev_aio_alloc(iocb, disk, n);
+	if (nr < 0)
+		return nr;
+	iocb->ki_nbytes = n;
+	iocb->ki_pending = (unsigned int)nr + 1; /* and ours: no completion while we submit */
+	iocb->ki_error = 0;
+	for (i = 0; i < nr; i++) {
+		struct request *rq = &iocb->ki_rqs[i];
+
+		rq->op = op;
+		rq->sector = sector;
+		rq->buffer = buf;
+		rq->end_io = blkdev_aio_end_io;
+		rq->end_io_data = iocb;
+		sector += rq->nr_sectors;
+		buf += rq->nr_sectors * SECTOR_SIZE;
+		blk_submit(rq); /* a refusal ends rq at once, with its error */
+		if (rq->done && rq->error)
+			break;
+	}
+	/* Ours, and the pieces after a refusal, which never went out. */
+	blkdev_aio_put(iocb, 1 + (unsigned int)(i < nr ? nr - i - 1 : 0), 0);
+	return -EIOCBQUEUED;
+}
+
+static ssize_t blkdev_aio_read(struct kiocb *iocb, char *buf, size_t n, loff_t pos)
+{
+	return blkdev_aio_rw(iocb, REQ_OP_READ, buf, n, pos);
+}
+
+static ssize_t blkdev_aio_write(struct kiocb *iocb, const char *buf, size_t n, loff_t pos)
+{
+	return blkdev_aio_rw(iocb, REQ_OP_WRITE, (char *)buf, n, pos);
+}
+
 const struct file_operations def_blk_fops = {
 	.open = blkdev_open,
 	.read = blkdev_read,
 	.write = blkdev_write,
+	.aio_read = blkdev_aio_read,
+	.aio_write = blkdev_aio_write,
 	.release = blkdev_release,
 };

@@ -1,4 +1,5 @@
-/* read_write.c: read, write, seek and readdir on an open file, through its f_op. */
+/* read_write.c: read, write (at once or asynchronously), seek and readdir on an open file, through its f_op. */
+#include <kobold/aio.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/slab.h>
@@ -24,6 +25,29 @@ ssize_t vfs_write(struct file *f, const char *buf, size_t n)
 	if (f->f_flags & O_APPEND)
 		f->f_pos = f->f_path.inode->i_size;
 	return f->f_op->write(f, buf, n, &f->f_pos);
+}
+
+bool file_can_aio(struct file *f, bool write)
+{
+	unsigned int mode = f->f_flags & O_ACCMODE;
+
+	if (write)
+		return mode != O_RDONLY && f->f_op->aio_write;
+	return mode != O_WRONLY && f->f_op->aio_read;
+}
+
+ssize_t vfs_aio_read(struct kiocb *iocb, char *buf, size_t n, loff_t pos)
+{
+	if (!file_can_aio(iocb->ki_filp, false))
+		return -EINVAL;
+	return iocb->ki_filp->f_op->aio_read(iocb, buf, n, pos);
+}
+
+ssize_t vfs_aio_write(struct kiocb *iocb, const char *buf, size_t n, loff_t pos)
+{
+	if (!file_can_aio(iocb->ki_filp, true))
+		return -EINVAL;
+	return iocb->ki_filp->f_op->aio_write(iocb, buf, n, pos);
 }
 
 loff_t vfs_llseek(struct file *f, loff_t pos)

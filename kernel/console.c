@@ -7,6 +7,7 @@
 #include <asm/io.h>
 #include <kobold/console.h>
 #include <kobold/errno.h>
+#include <kobold/printk.h>
 #include <kobold/signal.h>
 #include <kobold/string.h>
 #include <kobold/workqueue.h>
@@ -17,10 +18,11 @@
 static struct console *consoles;
 static char input[INPUT_SIZE];
 static volatile unsigned int in_head, in_tail; /* written by IRQs, read by the shell */
-static void (*unthrottle)(void);	       /* a driver waiting for room in the queue */
-static void (*poll_input)(void);	       /* a driver with no input interrupt */
-static volatile bool intr_pending;	       /* Ctrl-C arrived and the shell has not taken it */
-static bool intr_echoed;		       /* its ^C is on the screen already */
+#define MAX_THROTTLED 4
+static void (*unthrottle[MAX_THROTTLED])(void); /* drivers waiting for room in the queue */
+static void (*poll_input)(void);		/* a driver with no input interrupt */
+static volatile bool intr_pending;		/* Ctrl-C arrived and the shell has not taken it */
+static bool intr_echoed;			/* its ^C is on the screen already */
 
 void register_console(struct console *con)
 {
@@ -58,17 +60,29 @@ unsigned int console_input_room(void)
 /* The driver stopped reading its device; fn restarts it once there is room. */
 void console_throttle(void (*fn)(void))
 {
-	unthrottle = fn;
+	int free = -1;
+
+	for (int i = 0; i < MAX_THROTTLED; i++) {
+		if (unthrottle[i] == fn)
+			return;
+		if (!unthrottle[i] && free < 0)
+			free = i;
+	}
+	if (!WARN(free < 0, "console: too many throttled inputs"))
+		unthrottle[free] = fn;
 }
 
+/* Each waiting driver in turn, while there is room: serial and virtio console alike. */
 static void maybe_unthrottle(void)
 {
-	void (*fn)(void) = unthrottle;
+	for (int i = 0; i < MAX_THROTTLED; i++) {
+		void (*fn)(void) = unthrottle[i];
 
-	if (!fn || console_input_room() < INPUT_SIZE / 2)
-		return;
-	unthrottle = NULL;
-	fn();
+		if (!fn || console_input_room() < INPUT_SIZE / 2)
+			continue;
+		unthrottle[i] = NULL;
+		fn();
+	}
 }
 
 /*

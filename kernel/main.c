@@ -12,6 +12,7 @@
 #include <kobold/acpi.h>
 #include <kobold/fs.h>
 #include <kobold/init.h>
+#include <kobold/initramfs.h>
 #include <kobold/input.h>
 #include <kobold/miscdevice.h>
 #include <kobold/ktest.h>
@@ -104,6 +105,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
 	proc_root_init();     /* /proc: interrupts */
+	populate_rootfs();    /* the tree's etc/ into /etc: udev rules, say */
 	if (!test_suites)     /* the self-tests count every allocation their events make */
 		udevd_init(); /* udev: rules for every event, run as deferred work */
 	chr_dev_init();	      /* mem: null, zero, full, kmsg (char major 1) */

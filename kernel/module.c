@@ -10,7 +10,7 @@
 #include <kobold/shell.h>
 #include <kobold/string.h>
 
-#define MAX_MODULES 16
+#define MAX_MODULES 32 /* every module the tree and its labs build, with room to spare */
 
 extern const struct module_call __start_modules[], __stop_modules[];
 extern const u32 module_sizes[] __attribute__((weak)); /* pairs: name, bytes */

@@ -61,3 +61,10 @@ failslab-boot: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) -m pytest -q tests/long_failslab_boot.py
 
 -include $(FUZZ_LIB_OBJS:.o=.d)
+
+# VIRTIO_RING_F_EVENT_IDX at depth 1 and 64, on MSI-X and INTx, for 2,000 cycles
+# (make test runs 5): a lost kick or interrupt is a run that never ends.
+.PHONY: stress-event-idx
+stress-event-idx: deps $(KERNEL)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_EVENT_IDX_CYCLES=$${EVENT_IDX_CYCLES:-2000} $(PYTHON) -m pytest -q -s \
+		tests/test_asyncblk.py -k event_idx

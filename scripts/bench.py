@@ -112,8 +112,44 @@ def kobold_dd(k, operands):
     return int(m.group(1)) / float(m.group(2)) / (1 << 20)
 
 
+DD_ROUNDS = int(os.environ.get("BENCH_DD_ROUNDS", "9"))
+# dd through /dev/vda beside blk bench: (label, KiB, MiB, depth)
+DD_ROWS = [("1M", 1024, 256, 1), ("4K", 4, 8, 1), ("4K", 4, 16, 32), ("64K", 64, 128, 32)]
+if os.environ.get("BENCH_DD_ROWS"):  # e.g. "0,1": only those
+    DD_ROWS = [DD_ROWS[int(i)] for i in os.environ["BENCH_DD_ROWS"].split(",")]
+
+
+def dd_pair(k, op, kib, mib, depth, nodes):
+    """Median MiB/s of blk bench and of dd doing the same transfer, run in turns."""
+    count = mib * 1024 // kib
+    dev, other = "/dev/vda", nodes["null" if op == "read" else "zero"]
+    src, dst = (dev, other) if op == "read" else (other, dev)
+    blk, dd, fill, made = [], [], [], []
+    for i in range(DD_ROUNDS):  # in turns, each first every other round (the host caches)
+        runs = [lambda: blk.append(kobold_io(k, "vda", op, "seq", kib, mib, depth)[0]),
+                lambda: dd.append(kobold_dd(k, "if=%s of=%s bs=%dk count=%d%s" % (
+                    src, dst, kib, count, " depth=%d" % depth if depth > 1 else "")))]
+        for run in runs if i % 2 == 0 else runs[::-1]:
+            run()
+        if op == "write":  # what dd spends making the data: /dev/zero to /dev/null
+            fill.append(kobold_dd(k, "if=%s of=%s bs=%dk count=%d"
+                                  % (other, nodes["null"], kib, count)))
+            # blk bench writing data it makes for each block (--verify's pattern), as dd does
+            made.append(kobold_io(k, "vda", op, "seq --verify", kib, mib, depth)[0])
+    if os.environ.get("BENCH_DD_VERBOSE"):
+        print("%s %dK depth %d: blk %s, dd %s, fill %s" % (op, kib, depth, blk, dd, fill))
+    # The ratio of each round's pair (run back to back, under the same load), then the median;
+    # for writes also against blk bench plus the time to fill the buffer from /dev/zero.
+    ratio = statistics.median(d / b for b, d in zip(blk, dd))
+    with_fill = statistics.median(d * (1 / b + 1 / f) for b, d, f in zip(blk, dd, fill)) \
+        if fill else None
+    with_made = statistics.median(d / m for d, m in zip(dd, made)) if made else None
+    return statistics.median(blk), statistics.median(dd), ratio, with_fill, with_made
+
+
 def bench_dd(k):
-    """dd through /dev/vda beside blk bench: the VFS and block-node cost on top of the block layer."""
+    """dd through /dev/vda beside blk bench, same size, direction and depth, run in turns:
+    the VFS and block-node cost on top of the block layer."""
     have = k.run("ls /dev").split()
     nodes = {}
     for node, dev in (("null", "1 3"), ("zero", "1 5")):
@@ -121,13 +157,18 @@ def bench_dd(k):
         if node not in have:  # a kernel whose mem class makes no nodes: make them by hand
             nodes[node] = "/tmp/" + node
             k.run("mknod /tmp/%s c %s" % (node, dev))
-    null, zero = nodes["null"], nodes["zero"]
-    for label, kib, mib in (("1M", 1024, 64), ("4K", 4, 8)):
-        count = mib * 1024 // kib
-        add("virtio-blk", "dd read seq %s (/dev/vda)" % label,
-            kobold_dd(k, "if=/dev/vda of=%s bs=%dk count=%d" % (null, kib, count)), "MiB/s")
-        add("virtio-blk", "dd write seq %s (/dev/vda)" % label,
-            kobold_dd(k, "if=%s of=/dev/vda bs=%dk count=%d" % (zero, kib, count)), "MiB/s")
+    for label, kib, mib, depth in DD_ROWS:
+        for op in ("read", "write"):
+            if depth > 1 and op == "write":
+                continue
+            name = "%s seq %s%s" % (op, label, " depth %d" % depth if depth > 1 else "")
+            blk, dd, ratio, with_fill, with_made = dd_pair(k, op, kib, mib, depth, nodes)
+            add("dd", "blk bench " + name, blk, "MiB/s")
+            add("dd", "dd " + name, dd, "MiB/s")
+            add("dd", "dd/blk " + name, round(100.0 * ratio, 1), "%")
+            if with_fill:
+                add("dd", "dd/(blk+fill) " + name, round(100.0 * with_fill, 1), "%")
+                add("dd", "dd/blk --verify " + name, round(100.0 * with_made, 1), "%")
 
 
 def bench_kobold_disks():
@@ -322,7 +363,7 @@ def ratio(a, b):
 
 
 def print_table():
-    head = "%-11s %-24s %10s %10s %10s %8s %8s  %s"
+    head = "%-11s %-30s %10s %10s %10s %8s %8s  %s"
     print(head % ("group", "row", "Kobold", "Linux", "host", "K/Linux", "K/host", "unit"))
     for r in rows:
         print(head % (r["group"], r["name"], fmt(r["kobold"], r["unit"]),

@@ -26,6 +26,7 @@ the fence changes that:
     <!-- check: skip -->                 not checked (say why in the text)
     <!-- check: continue -->             the same boot as the previous block
     <!-- check: append="sbd.nr=2" -->    this kernel command line
+    <!-- check: qemu="-device ..." -->  these QEMU arguments too (devices beyond make run's)
     <!-- check: disk="mbr" -->            the disk holds an MBR: vda1 (4 MiB), vda2 extended,
                                          vda5 (2 MiB) inside it (tests/partimg.py writes it)
     <!-- check: solution -->             (labs) checked with the lab's solution applied
@@ -86,6 +87,9 @@ class Block:
 
     def disk(self):
         return self.options.get("disk", "")
+
+    def qemu(self):
+        return shlex.split(self.options.get("qemu", ""))
 
     def for_start(self):
         return "start" in self.options
@@ -200,12 +204,12 @@ def disk_image(directory, kind=""):
     return path
 
 
-def boot_like_make_run(append="", kernel=None, disk_kind=""):
+def boot_like_make_run(append="", kernel=None, disk_kind="", qemu=()):
     import kobold
     tmp = tempfile.mkdtemp(prefix="kobold-doc-")
     disk = disk_image(tmp, disk_kind)
     args = ["-drive", "file=%s,if=none,id=vd0,format=raw,cache=writeback" % disk,
-            "-device", "virtio-blk-pci,drive=vd0,serial=kobold-disk"]
+            "-device", "virtio-blk-pci,drive=vd0,serial=kobold-disk"] + list(qemu)
     saved = kobold.KERNEL
     kobold.KERNEL = kernel or saved
     try:
@@ -254,7 +258,7 @@ def check_blocks(blocks, kernel=None):
             if not block.continues() or k is None:
                 if k:
                     shutdown(k)
-                k = boot_like_make_run(block.append(), kernel, block.disk())
+                k = boot_like_make_run(block.append(), kernel, block.disk(), block.qemu())
             try:
                 run_block(k, block)
                 broken = False

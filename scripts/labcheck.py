@@ -18,7 +18,9 @@ written there as JSON (scripts/grade, scripts/grade-class).
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,19 +43,32 @@ class Session:
     def __init__(self):
         self.k = None
         self.append = None
+        self.how = None
+        self.sockdir = None
         self.dirty = False
 
-    def boot(self, append=""):
+    def boot(self, append="", qemu_args=(), monitor=False):
+        """qemu_args: more QEMU options (disks); monitor: QEMU's monitor on a socket (self.monitor)."""
         self.close()
-        self.k = kobold.boot(append)
-        self.append, self.dirty = append, False
+        sock = None
+        if monitor:
+            self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
+            sock = os.path.join(self.sockdir, "monitor.sock")
+        self.k = kobold.boot(append, qemu_args=list(qemu_args), monitor=sock)
+        self.append, self.how, self.dirty = append, (tuple(qemu_args), monitor), False
         return self
 
-    def fresh(self, append=""):
-        """A kernel as it booted with append: the current one if nothing changed it."""
-        if self.k is None or self.dirty or self.append != append:
-            self.boot(append)
+    def fresh(self, append="", qemu_args=(), monitor=False):
+        """A kernel as it booted with append (and qemu_args): the current one if nothing changed it."""
+        if self.k is None or self.dirty or self.append != append or \
+                self.how != (tuple(qemu_args), monitor):
+            self.boot(append, qemu_args, monitor)
         return self
+
+    def monitor(self, command):
+        """A command to QEMU's monitor (boot with monitor=True); its reply. The kernel counts as changed."""
+        self.dirty = True
+        return self.k.monitor(command)
 
     def run(self, command):
         if self.k is None:
@@ -86,6 +101,9 @@ class Session:
         if self.k:
             self.k.close()
             self.k = None
+        if self.sockdir:
+            shutil.rmtree(self.sockdir, ignore_errors=True)
+            self.sockdir = None
 
 
 def expect(condition, message):

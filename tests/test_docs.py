@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import doccheck  # noqa: E402
 
-KNOWN_OPTIONS = {"skip", "continue", "append", "solution", "start", "labs", "disk"}
+KNOWN_OPTIONS = {"skip", "continue", "append", "solution", "start", "labs", "disk", "qemu"}
 
 
 def groups():

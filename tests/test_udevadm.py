@@ -1,5 +1,6 @@
 """test_udevadm.py: udevadm info -a walks a device's real parents, as systemd's
-udevadm does, and every kobjects line says what its object is. One boot."""
+udevadm does, udevadm info shows the links udev made (S: lines), and every
+kobjects line says what its object is. One boot."""
 import re
 
 import pytest
@@ -60,6 +61,20 @@ def test_attribute_walk_follows_the_real_parents(vm):
     # from the bus's link, the walk starts at the device the link points to
     assert [d for d, _, _ in devices(vm.run("udevadm info -a /sys/bus/virtio/devices/virtio0"))] \
         == [pci + "/virtio0", pci, "/devices/pci0000:00"]
+
+
+def test_info_shows_the_links_udev_made(vm):
+    """S: lines, relative to /dev, after N:, and DEVLINKS among the E: lines, as
+    systemd's udevadm info prints them; a device without links has neither."""
+    bdf = vm.run("readlink -f /sys/class/block/vda/device").strip().split("/")[-2]
+    info = vm.run("udevadm info /sys/class/block/vda").split("\n")
+    assert info[:4] == ["P: /class/block/vda", "N: vda", "S: disk/by-id/virtio-KOBOLD-UDEV",
+                        "S: disk/by-path/pci-" + bdf], info
+    assert info[4] == "E: DEVPATH=/class/block/vda", info
+    assert "E: DEVLINKS=/dev/disk/by-id/virtio-KOBOLD-UDEV /dev/disk/by-path/pci-" + bdf in info
+    assert vm.run("udevadm info /sys/block/vda").split("\n") == info
+    sbd = vm.run("udevadm info /sys/class/block/sbd0")
+    assert "\nS: " not in sbd and "DEVLINKS" not in sbd, sbd
 
 
 def test_a_class_device_without_a_device_has_no_parents(vm):

@@ -46,7 +46,7 @@ def test_kernel_suites_ran_and_exited_with_success():
 
 # Suites that need the host shim's stand-in for an interrupt (tests/host/shim.c),
 # and suites that need a device (drivers/block/virtio_blk_test.c).
-HOST_ONLY_SUITES = ("blk_async.",)
+HOST_ONLY_SUITES = ("blk_async.", "blk_aio.")
 KERNEL_ONLY_SUITES = ("virtblk_inflight.",)
 
 

@@ -18,6 +18,7 @@
 #include <kobold/virtio.h>
 #include <kobold/virtio_blk.h>
 #include <kobold/virtio_config.h>
+#include <kobold/workqueue.h>
 
 #define VIRTBLK_MINORS 16 /* per disk: the disk and 15 partitions, as Linux */
 #define VIRTBLK_MAX_DISKS 64
@@ -34,6 +35,7 @@ struct virtio_blk {
 	unsigned int max_segs;	  /* most data pieces (seg_max, ring size) */
 	struct list_head pending; /* accepted, waiting for room in the ring */
 	char serial[VIRTIO_BLK_ID_BYTES + 1];
+	struct work_struct config_work; /* a config change, handled outside the interrupt */
 };
 
 struct virtblk_req {
@@ -309,6 +311,24 @@ static int virtblk_setup_disk(struct virtio_blk *vblk)
 	return 0;
 }
 
+/*
+ * The host changed the disk's configuration: QEMU's block_resize set a new
+ * capacity. Lab 11 (docs/labs/lab11-config-interrupt.md), TODO: read the
+ * capacity, give it to the block layer, send the disk's change event.
+ */
+static void virtblk_config_changed_work(struct work_struct *work)
+{
+}
+
+/*
+ * The config interrupt: its own MSI-X vector, or bit 1 of the ISR byte on
+ * the INTx line (drivers/virtio/virtio_pci_common.c). Interrupt context.
+ * Lab 11, TODO: hand the work to virtblk_config_changed_work.
+ */
+static void virtblk_config_changed(struct virtio_device *vdev)
+{
+}
+
 static int virtblk_probe(struct virtio_device *vdev)
 {
 	vq_callback_t *callbacks[] = { virtblk_done };
@@ -319,6 +339,7 @@ static int virtblk_probe(struct virtio_device *vdev)
 	if (!vblk)
 		goto out;
 	INIT_LIST_HEAD(&vblk->pending);
+	INIT_WORK(&vblk->config_work, virtblk_config_changed_work);
 	vblk->vdev = vdev;
 	vdev->priv = vblk;
 	vblk->index = alloc_index();
@@ -380,6 +401,7 @@ static void virtblk_remove(struct virtio_device *vdev)
 	class_device_remove_file(&vblk->disk->cdev, &class_device_attr_serial);
 	del_gendisk(vblk->disk); /* no new I/O; the remove event */
 	vdev->config->reset(vdev);
+	cancel_work(&vblk->config_work); /* no interrupt after the reset: none queued again */
 	virtblk_fail_all(vblk);
 	vdev->config->del_vqs(vdev);
 	put_disk(vblk->disk);
@@ -401,18 +423,6 @@ static void virtblk_shutdown(struct virtio_device *vdev)
 	virtblk_fail_all(vblk);
 	devmodel_trace("virtblk_shutdown", vblk->disk->disk_name,
 		       err ? "reset (flush failed)" : "flushed, reset");
-}
-
-/* A resize from the host (QEMU's block_resize): the new capacity, nothing else. */
-static void virtblk_config_changed(struct virtio_device *vdev)
-{
-	struct virtio_blk *vblk = vdev->priv;
-	u64 capacity;
-
-	if (!vblk)
-		return;
-	virtio_cread(vdev, struct virtio_blk_config, capacity, &capacity);
-	set_capacity(vblk->disk, capacity);
 }
 
 static const struct virtio_device_id id_table[] = {

@@ -7,6 +7,7 @@
 #include <kobold/virtio.h>
 
 #include <kobold/errno.h>
+#include <kobold/param.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
 #include <kobold/virtio_config.h>
@@ -94,14 +95,20 @@ struct bus_type virtio_bus = {
 	.dev_attrs = virtio_dev_attrs,
 };
 
+static bool event_idx;
+module_param(event_idx, bool, "negotiate VIRTIO_RING_F_EVENT_IDX (docs/performance.md)");
+
 /*
- * The features the driver implements, plus VERSION_1 and indirect
- * descriptors (the transport's and the ring's business). Not the event
- * index: see virtqueue_kick() for why its suppression is not safe here.
+ * The features the driver implements, plus VERSION_1, indirect descriptors
+ * and, if event_idx, the event index (the transport's and the ring's
+ * business; virtqueue_kick() says why it is an option).
  */
 static u64 driver_features(const struct virtio_driver *drv)
 {
 	u64 f = 1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_RING_F_INDIRECT_DESC;
+
+	if (event_idx)
+		f |= 1ull << VIRTIO_RING_F_EVENT_IDX;
 
 	for (unsigned int i = 0; i < drv->feature_table_size; i++)
 		f |= 1ull << drv->feature_table[i];

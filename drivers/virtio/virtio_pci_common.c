@@ -96,15 +96,16 @@ static enum irqreturn vp_vring_interrupt(int irq, void *opaque)
 	return vq ? vring_interrupt(irq, vq) : IRQ_NONE;
 }
 
-/* Entry 0 for the config change, 1 + i for queue i, each an IRQ of its own. */
-static int vp_request_msix_vectors(struct virtio_pci_device *vp_dev, unsigned int nvec)
+/* Entry 0 for the config change, then one per queue with a callback, each an IRQ of its own. */
+static int vp_request_msix_vectors(struct virtio_pci_device *vp_dev, unsigned int nvec,
+				   unsigned int nvqs)
 {
 	const char *dev = vp_dev->vdev.dev.bus_id;
 	int err = -ENOMEM;
 
 	vp_dev->msix_entries = kzalloc(nvec * sizeof(*vp_dev->msix_entries));
 	vp_dev->msix_names = kzalloc(nvec * sizeof(*vp_dev->msix_names));
-	vp_dev->msix_vqs = kzalloc(nvec * sizeof(*vp_dev->msix_vqs));
+	vp_dev->msix_vqs = kzalloc(nvqs * sizeof(*vp_dev->msix_vqs));
 	if (!vp_dev->msix_entries || !vp_dev->msix_names || !vp_dev->msix_vqs)
 		goto out;
 	for (unsigned int i = 0; i < nvec; i++)
@@ -133,21 +134,21 @@ out:
 /*
  * With MSI-X the queue's vector is requested first: a 1.x queue, once
  * enabled, stays enabled until a reset, so nothing may fail after it if
- * the INTx fallback is to set the queue up again.
+ * the INTx fallback is to set the queue up again. A queue with no callback
+ * gets no vector (as Linux): the device never interrupts for it.
  */
 static struct virtqueue *vp_setup_one(struct virtio_pci_device *vp_dev, unsigned int i,
-				      vq_callback_t *callback, const char *name)
+				      vq_callback_t *callback, const char *name, u16 vec)
 {
-	u16 vec = vp_dev->msix_enabled ? (u16)(i + 1) : VIRTIO_MSI_NO_VECTOR;
 	struct virtio_pci_vq_info *info;
 	struct virtqueue *vq;
 	int irq = -1;
 
-	if (vp_dev->msix_enabled) {
-		irq = vp_dev->msix_entries[i + 1].vector;
-		scnprintf(vp_dev->msix_names[i + 1], VIRTIO_PCI_MSIX_NAME_LEN, "%s-%s",
+	if (vec != VIRTIO_MSI_NO_VECTOR) {
+		irq = vp_dev->msix_entries[vec].vector;
+		scnprintf(vp_dev->msix_names[vec], VIRTIO_PCI_MSIX_NAME_LEN, "%s-%s",
 			  vp_dev->vdev.dev.bus_id, name);
-		if (request_irq(irq, vp_vring_interrupt, vp_dev->msix_names[i + 1],
+		if (request_irq(irq, vp_vring_interrupt, vp_dev->msix_names[vec],
 				&vp_dev->msix_vqs[i]))
 			return NULL;
 	}
@@ -168,12 +169,19 @@ static int vp_try_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct
 			   vq_callback_t *callbacks[], const char *const names[], bool msix)
 {
 	struct virtio_pci_device *vp_dev = to_vp_device(vdev);
-	int err = msix ? vp_request_msix_vectors(vp_dev, nvqs + 1) : 0;
+	unsigned int nvec = 1;
+	int err;
 
+	for (unsigned int i = 0; i < nvqs; i++)
+		nvec += callbacks[i] != NULL;
+	err = msix ? vp_request_msix_vectors(vp_dev, nvec, nvqs) : 0;
 	if (err)
 		return err;
+	nvec = 1;
 	for (unsigned int i = 0; i < nvqs; i++) {
-		vqs[i] = vp_setup_one(vp_dev, i, callbacks[i], names[i]);
+		u16 vec = msix && callbacks[i] ? (u16)nvec++ : VIRTIO_MSI_NO_VECTOR;
+
+		vqs[i] = vp_setup_one(vp_dev, i, callbacks[i], names[i], vec);
 		if (!vqs[i]) {
 			vp_del_vqs(vdev);
 			return -ENOENT;

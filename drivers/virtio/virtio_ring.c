@@ -71,8 +71,11 @@ struct virtqueue *vring_new_virtqueue(unsigned int index, unsigned int num, unsi
 	vvq->notify = notify;
 	vvq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC);
 	vvq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
-	/* Interrupts on; with the event index, used_event says for which entry (§2.6.7). */
-	vvq->vring.avail->flags = 0;
+	/*
+	 * Interrupts on, unless nobody is called for them (§2.6.7: a hint, as
+	 * Linux's); with the event index, used_event says for which entry.
+	 */
+	vvq->vring.avail->flags = callback ? 0 : VRING_AVAIL_F_NO_INTERRUPT;
 	vring_used_event(&vvq->vring) = 0;
 	list_add_tail(&vvq->vq.list, &vdev->vqs);
 	return &vvq->vq;
@@ -174,15 +177,31 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
 }
 
 /*
- * Suppression (VRING_USED_F_NO_NOTIFY, or avail_event with the event index)
- * is a handshake: we store avail->idx, fence, load the device's flag; the
- * device stores its flag, fences, loads avail->idx; one of the two must see
- * the other's store. QEMU's TCG with one vCPU drops the guest's fences
- * while its device threads run beside the vCPU, so both loads can miss and
- * the kick is lost for good (we saw it stall with 32 requests in the ring).
- * A notification is always allowed (§2.6.10.2 says SHOULD NOT, not MUST
- * NOT), and its own exit into QEMU orders the stores: so we always send one,
- * unless the event index was negotiated.
+ * A store-load fence that holds under QEMU's TCG too. The event index is a
+ * handshake (§2.6.7.2, §2.6.10.2): we store our index, fence, and load the
+ * device's event index; the device stores its event index, fences, and
+ * loads our index; one of the two must see the other's store. QEMU before
+ * 8.1 translates a guest's mfence to nothing while it runs one vCPU
+ * (tcg_gen_mb without CF_PARALLEL), although its device threads read the
+ * rings meanwhile; the host CPU may then let our load pass our store (x86
+ * reorders a store with a later load), both sides miss, and a kick or an
+ * interrupt is lost for good: a deep blk bench stalled with 32 requests the
+ * device had not been told about. A port read goes into QEMU's device code,
+ * which takes its global lock with a locked instruction: a full fence on
+ * the host. Port 0x80 (the POST port) has no side effects.
+ */
+static void virtio_mb(void)
+{
+	mb();
+	(void)inb(0x80);
+}
+
+/*
+ * Without the event index Kobold notifies after every batch, even while the
+ * device has set VRING_USED_F_NO_NOTIFY (§2.6.10.2 says SHOULD NOT, not
+ * MUST NOT): that flag is the same handshake, and a notification is cheap
+ * beside the request. With it, only when avail_event lies among the entries
+ * added since the last kick.
  */
 bool virtqueue_kick(struct virtqueue *vq)
 {
@@ -190,9 +209,10 @@ bool virtqueue_kick(struct virtqueue *vq)
 	u16 new_idx = vvq->avail_idx, old_idx = (u16)(new_idx - vvq->num_added);
 	bool needs = vvq->num_added;
 
-	mb(); /* the index before the device's flags (§2.6.13.4) */
-	if (vvq->event)
+	if (vvq->event && needs) {
+		virtio_mb(); /* avail->idx before avail_event (§2.6.13.4) */
 		needs = vring_need_event(vring_avail_event(&vvq->vring), new_idx, old_idx);
+	}
 	vvq->num_added = 0;
 	return needs ? vvq->notify(vq) : true;
 }
@@ -225,6 +245,20 @@ static bool more_used(const struct vring_virtqueue *vvq)
 	return vvq->last_used_idx != vvq->vring.used->idx;
 }
 
+/*
+ * The used ring is empty: with the event index, ask for an interrupt at the
+ * next entry (used_event), then look again, since the device may have added
+ * one before it saw used_event (§2.6.7.2). True if it did.
+ */
+static bool vring_rearm(struct vring_virtqueue *vvq)
+{
+	if (!vvq->event)
+		return false;
+	vring_used_event(&vvq->vring) = vvq->last_used_idx;
+	virtio_mb(); /* used_event before used->idx */
+	return more_used(vvq);
+}
+
 void *virtqueue_get_buf(struct virtqueue *vq, u32 *len)
 {
 	struct vring_virtqueue *vvq = to_vvq(vq);
@@ -232,7 +266,7 @@ void *virtqueue_get_buf(struct virtqueue *vq, u32 *len)
 	unsigned int id;
 	void *data;
 
-	if (!more_used(vvq))
+	if (!more_used(vvq) && !vring_rearm(vvq))
 		return NULL;
 	/* Read the used entry only after the index that says it is there (§2.6.13). */
 	rmb();
@@ -247,11 +281,6 @@ void *virtqueue_get_buf(struct virtqueue *vq, u32 *len)
 	data = vvq->data[id];
 	detach_buf(vvq, id);
 	vvq->last_used_idx++;
-	/* With the event index: interrupt us for the next entry, not for those we collect now. */
-	if (vvq->event) {
-		vring_used_event(&vvq->vring) = vvq->last_used_idx;
-		mb();
-	}
 	return data;
 }
 

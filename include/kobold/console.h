@@ -1,4 +1,4 @@
-/* console.h: where kernel output goes (serial, VGA) and where input comes from. */
+/* console.h: where kernel output goes (serial, VGA, virtio consoles) and where input comes from. */
 #ifndef KOBOLD_CONSOLE_H
 #define KOBOLD_CONSOLE_H
 
@@ -19,7 +19,10 @@ void console_puts(const char *s);
 /* Queues c; -ENOSPC when the queue is full (the byte is not taken). */
 int console_input(char c);
 unsigned int console_input_room(void);
-/* A driver that stopped reading its device when the queue filled: fn restarts it. */
+/*
+ * A driver that stopped reading its device when the queue filled: fn
+ * restarts it. Several may wait; each is called back once there is room.
+ */
 void console_throttle(void (*fn)(void));
 void console_input_str(const char *s);
 /*

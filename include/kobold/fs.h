@@ -93,11 +93,16 @@ struct inode_operations {
 	int (*truncate)(struct inode *inode, loff_t size);
 };
 
+struct kiocb;
+
 struct file_operations {
 	struct module *owner; /* pinned while a file is open with these operations */
 	int (*open)(struct inode *inode, struct file *file);
 	ssize_t (*read)(struct file *file, char *buf, size_t n, loff_t *pos);
 	ssize_t (*write)(struct file *file, const char *buf, size_t n, loff_t *pos);
+	/* Optional, asynchronous (<kobold/aio.h>): the result, or -EIOCBQUEUED and a completion. */
+	ssize_t (*aio_read)(struct kiocb *iocb, char *buf, size_t n, loff_t pos);
+	ssize_t (*aio_write)(struct kiocb *iocb, const char *buf, size_t n, loff_t pos);
 	/* The first entry whose name sorts after `after` (NULL: the first): 1, 0 at the end. */
 	int (*readdir)(struct file *file, const char *after, struct vfs_dirent *out);
 	int (*release)(struct inode *inode, struct file *file);

@@ -43,6 +43,9 @@ bool udevd_busy(void);
  */
 int udevd_test(const char *devpath, const char *action, void (*out)(const char *line));
 
+/* fn (if not NULL) on each link (below /dev) udev made for the device at devpath; their number. */
+int udevd_for_each_link(const char *devpath, void (*fn)(const char *link, void *arg), void *arg);
+
 /* How RUN+= runs a command line (the shell registers its executor). */
 void udevd_set_executor(int (*run)(const char *line));
 

@@ -11,6 +11,7 @@
 #include <asm/io.h>
 #include <kobold/clock.h>
 #include <kobold/errno.h>
+#include <kobold/mm.h>
 #include <kobold/shell.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
@@ -154,6 +155,12 @@ static int bench_loop(struct bench *b, u64 ios)
 	return err ? err : b->err;
 }
 
+/* A block's buffer in whole pages, page-aligned: see dd_buf_alloc in dd.c. */
+static unsigned int buf_pages(struct bench *b)
+{
+	return (unsigned int)((b->bs * SECTOR_SIZE + PAGE_SIZE - 1) / PAGE_SIZE);
+}
+
 static int alloc_slots(struct bench *b)
 {
 	b->slots = kzalloc(b->depth * sizeof(*b->slots));
@@ -165,7 +172,9 @@ static int alloc_slots(struct bench *b)
 		struct bench_slot *slot = &b->slots[i];
 
 		slot->bench = b;
-		slot->buf = kzalloc(b->bs * SECTOR_SIZE);
+		slot->buf = alloc_pages(buf_pages(b));
+		if (slot->buf)
+			memset(slot->buf, 0, b->bs * SECTOR_SIZE);
 		slot->parts = kzalloc(b->nr_parts * sizeof(*slot->parts));
 		if (!slot->buf || !slot->parts)
 			return -ENOMEM;
@@ -176,7 +185,8 @@ static int alloc_slots(struct bench *b)
 static void free_slots(struct bench *b)
 {
 	for (unsigned int i = 0; b->slots && i < b->depth; i++) {
-		kfree(b->slots[i].buf);
+		if (b->slots[i].buf)
+			free_pages(b->slots[i].buf, buf_pages(b));
 		kfree(b->slots[i].parts);
 	}
 	kfree(b->slots);

@@ -28,7 +28,9 @@ static const struct {
 		   "meanwhile, its release runs now." },
 	{ "dd", "Copies COUNT blocks of BS bytes (512 unless bs=) from if= to of= (the\n"
 		"console without of=), after skip= input and seek= output blocks; sizes\n"
-		"take k, M, G. Ends with dd's summary; Ctrl-C stops it there." },
+		"take k, M, G. Ends with dd's summary; Ctrl-C stops it there. depth=N\n"
+		"(or --depth N; not in coreutils): N blocks in flight at once through a\n"
+		"block device's asynchronous reads (if=) or writes (of=); bs= whole sectors." },
 	{ "df", "Each mounted filesystem: size, used and available 1K-blocks, use, where." },
 	{ "dmesg", "The kernel log since boot, each line [seconds.micros] text." },
 	{ "echo", "Prints its words joined by one space. With > FILE the line goes to\n"

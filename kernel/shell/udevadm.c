@@ -68,6 +68,19 @@ static void driver_of(struct sysfs_dirent *sd, struct udev_buffers *b, char *out
 		sysfs_put(link);
 }
 
+static void print_link_line(const char *link, void *arg)
+{
+	sh_printf("S: %s\n", link);
+}
+
+static void print_devlink(const char *link, void *arg)
+{
+	int *n = arg;
+
+	sh_printf("%s/dev/%s", (*n)++ ? " " : "", link);
+}
+
+/* As systemd's: P, N, an S line for each link udev made (relative to /dev), the E lines. */
 static int info_env(struct sysfs_dirent *sd, struct udev_buffers *b)
 {
 	struct sysfs_dirent *ue = child(sd, "uevent", false);
@@ -82,6 +95,7 @@ static int info_env(struct sysfs_dirent *sd, struct udev_buffers *b)
 
 		sh_printf("N: %.*s\n", e ? (int)(e - dn - 8) : (int)strlen(dn + 8), dn + 8);
 	}
+	udevd_for_each_link(devpath(b->path), print_link_line, NULL);
 	sh_printf("E: DEVPATH=%s\n", devpath(b->path));
 	if (subsys[0])
 		sh_printf("E: SUBSYSTEM=%s\n", subsys);
@@ -95,6 +109,13 @@ static int info_env(struct sysfs_dirent *sd, struct udev_buffers *b)
 				sh_printf("E: %s\n", line);
 		}
 		sysfs_put(ue);
+	}
+	if (udevd_for_each_link(devpath(b->path), NULL, NULL)) {
+		int n = 0;
+
+		sh_printf("E: DEVLINKS=");
+		udevd_for_each_link(devpath(b->path), print_devlink, &n);
+		sh_printf("\n");
 	}
 	return 0;
 }

@@ -188,6 +188,16 @@ static void db_store(const char *devpath, const struct udev_event *ev)
 	list_add_tail(&d->node, &db);
 }
 
+/* The links udev made for the device at devpath, in the order made (udevadm info's S: lines). */
+int udevd_for_each_link(const char *devpath, void (*fn)(const char *link, void *arg), void *arg)
+{
+	struct udev_db_entry *d = db_find(devpath);
+
+	for (int i = 0; d && fn && i < d->nr_links; i++)
+		fn(d->links[i], arg);
+	return d ? d->nr_links : 0;
+}
+
 /* DEVLINKS, as udev sets it: every link's path, separated by spaces. */
 static void set_devlinks(struct udev_event *ev)
 {
