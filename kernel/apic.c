@@ -3,10 +3,13 @@
  * enabled in "virtual wire" mode: LINT0 passes the 8259's interrupts on as
  * ExtINT (acknowledged at the 8259), LINT1 is the NMI, and message
  * interrupts arrive on their own vectors, acknowledged here with an EOI.
+ * With an I/O APIC the 8259 is masked and the ISA lines come as messages
+ * too. Its system device is /sys/devices/system/lapic/lapic0.
  */
 #include <asm/apic.h>
 #include <asm/io.h>
 #include <kobold/printk.h>
+#include <kobold/sysdev.h>
 
 #define MSR_IA32_APICBASE 0x1b
 #define MSR_IA32_APICBASE_ENABLE (1u << 11)
@@ -101,4 +104,48 @@ unsigned int apic_id(void)
 void apic_eoi(void)
 {
 	apic_write(APIC_EOI, 0);
+}
+
+/* The registers apic_init set, kept across a suspend (the APIC may lose them). */
+static const unsigned int lapic_regs[] = { APIC_TASKPRI, APIC_LVTT, APIC_LVT0, APIC_LVT1,
+					   APIC_LVTERR, APIC_SPIV };
+static u32 lapic_saved[ARRAY_SIZE(lapic_regs)];
+
+static int lapic_suspend(struct sys_device *dev, pm_message_t state)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(lapic_regs); i++)
+		lapic_saved[i] = apic_read(lapic_regs[i]);
+	return 0;
+}
+
+static int lapic_resume(struct sys_device *dev)
+{
+	u64 base = rdmsr(MSR_IA32_APICBASE);
+
+	wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
+	for (size_t i = 0; i < ARRAY_SIZE(lapic_regs); i++)
+		apic_write(lapic_regs[i], lapic_saved[i]);
+	return 0;
+}
+
+static struct sysdev_class lapic_sysclass = {
+	.name = "lapic",
+	.suspend = lapic_suspend,
+	.resume = lapic_resume,
+};
+
+static struct sys_device device_lapic = {
+	.id = 0,
+	.cls = &lapic_sysclass,
+};
+
+/* As 2.6: the device only when the CPU has an APIC that we enabled. */
+int init_lapic_sysfs(void)
+{
+	int err;
+
+	if (!apic_present())
+		return 0;
+	err = sysdev_class_register(&lapic_sysclass);
+	return err ? err : sysdev_register(&device_lapic);
 }

@@ -1,23 +1,18 @@
 /*
- * irq.c: interrupt lines and handler dispatch. IRQ 0-15 come from the
- * 8259A PIC pair, remapped to vectors 32-47; IRQ 16-47 are MSI-X messages
- * to the local APIC on vectors 48-79. Each line keeps its controller's
- * name, its handlers and a count, for /proc/interrupts.
+ * irq.c: interrupt lines and handler dispatch. IRQ 0-15 are the ISA lines,
+ * on vectors 32-47, from the I/O APIC when the machine has one and the
+ * 8259 pair otherwise; IRQ 16-47 are MSI-X messages to the local APIC on
+ * vectors 48-79. Each line keeps its controller (2.6's hw_interrupt_type),
+ * its handlers and a count, for /proc/interrupts.
  */
 #include <asm/apic.h>
+#include <asm/hw_irq.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/errno.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
-
-#define PIC1_CMD 0x20
-#define PIC1_DATA 0x21
-#define PIC2_CMD 0xa0
-#define PIC2_DATA 0xa1
-#define PIC_EOI 0x20
-#define PIC_READ_ISR 0x0b
 
 struct irq_action {
 	irq_handler_t handler;
@@ -26,9 +21,9 @@ struct irq_action {
 	struct irq_action *next;
 };
 
-/* Linux's irq_desc, cut down: the controller's name (typename in 2.6), handlers, count. */
+/* Linux's irq_desc, cut down: the controller ("handler" in 2.6), handlers, count. */
 struct irq_desc {
-	const char *chip;
+	struct hw_interrupt_type *chip;
 	struct irq_action *action;
 	unsigned long count;
 };
@@ -44,32 +39,47 @@ static enum irqreturn no_action(int irq, void *dev)
 /* IRQ 2 carries the slave 8259: shown, never requested. */
 static struct irq_action cascade = { no_action, NULL, "cascade", NULL };
 
-void pic_init(void)
+void set_irq_chip(unsigned int irq, struct hw_interrupt_type *chip)
 {
-	/* ICW1-4 (8259A datasheet): edge mode as the PC wires it, cascade on IRQ 2. */
-	outb(PIC1_CMD, 0x11);
-	outb(PIC2_CMD, 0x11);
-	outb(PIC1_DATA, IRQ_BASE);
-	outb(PIC2_DATA, IRQ_BASE + 8);
-	outb(PIC1_DATA, 0x04);
-	outb(PIC2_DATA, 0x02);
-	outb(PIC1_DATA, 0x01);
-	outb(PIC2_DATA, 0x01);
-	outb(PIC1_DATA, 0xfb); /* everything masked but the cascade */
-	outb(PIC2_DATA, 0xff);
-	for (int i = 0; i < NR_IRQS_LEGACY; i++)
-		irq_desc[i].chip = "XT-PIC";
+	if (irq < NR_IRQS)
+		irq_desc[irq].chip = chip;
+}
+
+int set_irq_type(unsigned int irq, unsigned int type)
+{
+	struct hw_interrupt_type *chip = irq < NR_IRQS ? irq_desc[irq].chip : NULL;
+
+	if (!chip || !chip->set_type)
+		return -EINVAL;
+	return chip->set_type(irq, type);
+}
+
+/* The ISA lines on the 8259, then on the I/O APIC if there is one; the cascade as 2.6 shows it. */
+void init_IRQ(void)
+{
+	init_ISA_irqs();
 	irq_desc[2].action = &cascade;
+	if (apic_init())
+		setup_IO_APIC();
+	irq_desc[2].chip = &i8259A_irq_type;
 }
 
-static void pic_set_mask(int irq, bool masked)
+static bool msi_ack(unsigned int irq)
 {
-	u16 port = irq < 8 ? PIC1_DATA : PIC2_DATA;
-	u8 bit = (u8)(1u << (irq & 7));
-	u8 v = inb(port);
-
-	outb(port, masked ? (u8)(v | bit) : (u8)(v & ~bit));
+	return true;
 }
+
+static void msi_end(unsigned int irq)
+{
+	apic_eoi();
+}
+
+/* Linux 2.6's typename for MSI-X lines; the message needs only the APIC's EOI. */
+static struct hw_interrupt_type msix_irq_type = {
+	.typename = "PCI-MSI-X",
+	.ack = msi_ack,
+	.end = msi_end,
+};
 
 int create_irq(void)
 {
@@ -78,7 +88,7 @@ int create_irq(void)
 
 	for (int i = NR_IRQS_LEGACY; i < NR_IRQS && apic_present(); i++) {
 		if (!irq_desc[i].chip) {
-			irq_desc[i] = (struct irq_desc){ .chip = "PCI-MSI-X" };
+			irq_desc[i] = (struct irq_desc){ .chip = &msix_irq_type };
 			irq = i;
 			break;
 		}
@@ -110,8 +120,8 @@ int request_irq(int irq, irq_handler_t handler, const char *name, void *dev)
 	for (pp = &irq_desc[irq].action; *pp; pp = &(*pp)->next)
 		;
 	*pp = a;
-	if (irq < NR_IRQS_LEGACY)
-		pic_set_mask(irq, false);
+	if (a == irq_desc[irq].action && irq_desc[irq].chip->enable)
+		irq_desc[irq].chip->enable((unsigned int)irq);
 	local_irq_restore(flags);
 	return 0;
 }
@@ -132,25 +142,9 @@ void free_irq(int irq, void *dev)
 			break;
 		}
 	}
-	if (!irq_desc[irq].action && irq < NR_IRQS_LEGACY)
-		pic_set_mask(irq, true);
+	if (!irq_desc[irq].action && irq_desc[irq].chip && irq_desc[irq].chip->disable)
+		irq_desc[irq].chip->disable((unsigned int)irq);
 	local_irq_restore(flags);
-}
-
-/* IRQ 7 and 15 may be spurious: the PIC's in-service bit then is clear. */
-static bool spurious(int irq)
-{
-	u16 cmd = irq == 7 ? PIC1_CMD : PIC2_CMD;
-
-	if (irq != 7 && irq != 15)
-		return false;
-	outb(cmd, PIC_READ_ISR);
-	if (inb(cmd) & 0x80)
-		return false;
-	if (irq == 15)
-		outb(PIC1_CMD, PIC_EOI); /* the master did see the cascade */
-	irq_count_spurious();
-	return true;
 }
 
 void irq_count_spurious(void)
@@ -167,17 +161,17 @@ static void handle(int irq)
 
 void irq_dispatch(int irq)
 {
-	if (irq >= NR_IRQS_LEGACY) { /* a message: the APIC wants its EOI */
-		handle(irq);
+	struct hw_interrupt_type *chip = irq_desc[irq].chip;
+
+	if (!chip) { /* a message after destroy_irq: the APIC still wants its EOI */
+		irq_count_spurious();
 		apic_eoi();
 		return;
 	}
-	if (spurious(irq))
+	if (!chip->ack((unsigned int)irq))
 		return;
 	handle(irq);
-	if (irq >= 8)
-		outb(PIC2_CMD, PIC_EOI);
-	outb(PIC1_CMD, PIC_EOI);
+	chip->end((unsigned int)irq);
 }
 
 unsigned long irq_count(int irq)
@@ -189,7 +183,7 @@ unsigned long irq_count(int irq)
 static size_t show_irq(char *buf, size_t size, int irq)
 {
 	const struct irq_desc *desc = &irq_desc[irq];
-	size_t n = scnprintf(buf, size, "%3d: %10lu  %14s  %s", irq, desc->count, desc->chip,
+	size_t n = scnprintf(buf, size, "%3d: %10lu  %14s  %s", irq, desc->count, desc->chip->typename,
 			     desc->action->name);
 
 	for (const struct irq_action *a = desc->action->next; a; a = a->next)

@@ -4,6 +4,7 @@
  */
 #include <asm/desc.h>
 #include <asm/apic.h>
+#include <asm/hw_irq.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/clock.h>
@@ -28,6 +29,7 @@
 #include <kobold/string.h>
 #include <kobold/rtc.h>
 #include <kobold/suspend.h>
+#include <kobold/sysdev.h>
 #include <kobold/tty.h>
 #include <kobold/time.h>
 #include <kobold/udevd.h>
@@ -67,6 +69,16 @@ static void legacy_drivers_init(void)
 		pr_err("vga: driver not registered\n");
 }
 
+/* The system devices, in the order Linux 2.6's initcalls registered their classes. */
+static void system_devices_init(void)
+{
+	static struct cpu cpu0;
+
+	if (register_cpu(&cpu0, 0) || time_init_device() || i8259_init_sysfs() ||
+	    init_lapic_sysfs() || ioapic_init_sysfs())
+		pr_err("system devices: not all registered\n");
+}
+
 static __noreturn void run_self_tests(void)
 {
 	int failed = ktest_run(test_suites);
@@ -93,8 +105,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	pc_bda_copy();		   /* what we need of page 0, before it goes */
 	gdt_init();		   /* flat segments we own */
 	idt_init();		   /* exceptions now oops instead of rebooting */
-	pic_init();		   /* IRQs 0-15 to vectors 32-47, all masked */
-	apic_init();		   /* the local APIC, for MSI-X; the 8259 on its LINT0 */
+	init_IRQ();		   /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
 	page_alloc_init(mbi);	   /* the multiboot map: last use of mbi */
 	serial_probe_bios_ports(); /* the BIOS's list of COM ports, in page 0 */
 	paging_init();		   /* page 0 unmapped: NULL faults */
@@ -104,13 +115,14 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		panic("the device model could not start");
 	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
-	proc_root_init();     /* /proc: interrupts */
-	populate_rootfs();    /* the tree's etc/ into /etc: udev rules, say */
-	if (!test_suites)     /* the self-tests count every allocation their events make */
-		udevd_init(); /* udev: rules for every event, run as deferred work */
-	chr_dev_init();	      /* mem: null, zero, full, kmsg (char major 1) */
-	serial_tty_init();    /* ttyS0..3 (char 4:64..) for the BIOS's ports */
-	if (pm_init())	      /* /sys/power: state and pm_test */
+	system_devices_init(); /* /sys/devices/system: cpu0, timer0, i82590, lapic0, ioapic0 */
+	proc_root_init();      /* /proc: interrupts */
+	populate_rootfs();     /* the tree's etc/ into /etc: udev rules, say */
+	if (!test_suites)      /* the self-tests count every allocation their events make */
+		udevd_init();  /* udev: rules for every event, run as deferred work */
+	chr_dev_init();	       /* mem: null, zero, full, kmsg (char major 1) */
+	serial_tty_init();     /* ttyS0..3 (char 4:64..) for the BIOS's ports */
+	if (pm_init())	       /* /sys/power: state and pm_test */
 		pr_err("PM: /sys/power could not be made\n");
 	pc_devices_init();     /* the legacy devices: serial8250, i8042, rtc_cmos, vga */
 	legacy_drivers_init(); /* their drivers bind: serial input, keyboard */
@@ -122,6 +134,8 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_err("virtio: initialisation failed\n");
 	if (virtio_rng_init()) /* virtio-rng-pci: hw_random in the misc class */
 		pr_err("virtio_rng: driver not registered\n");
+	if (acpi_scan_init()) /* /sys/firmware/acpi/namespace, from the DSDT */
+		pr_info("ACPI: no tables: no namespace in sysfs\n");
 	if (acpi_sci_init() == 0) /* ACPI mode: the SCI and its events */
 		acpiphp_init();	  /* QEMU's device_add/device_del as GPE 1 */
 	if (vtconsole_init())	  /* the VGA console's device, in the newer API */

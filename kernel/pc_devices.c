@@ -5,7 +5,6 @@
  * same devices come from arch/x86 (rtc_cmos, pcspkr) and from the legacy
  * drivers' own init (serial8250, i8042).
  */
-#include <asm/io.h>
 #include <kobold/init.h>
 #include <kobold/platform_device.h>
 #include <kobold/printk.h>
@@ -15,7 +14,6 @@
 #define BDA_COM_PORTS 0x400 /* four words: COM1-COM4's I/O base, 0 if none */
 #define BDA_CRTC_BASE 0x463 /* a word: 0x3d4 for a colour adapter */
 #define CRTC_COLOUR 0x3d4
-#define I8042_STATUS_REG 0x64
 
 static u16 bda_com[SERIAL8250_MAX_PORTS];
 static u16 bda_crtc;
@@ -55,8 +53,8 @@ static void add_i8042(void)
 		{ .start = 1, .end = 1, .flags = IORESOURCE_IRQ },
 	};
 
-	if (inb(I8042_STATUS_REG) == 0xff)
-		return; /* no controller answers */
+	if (!i8042_controller_present())
+		return;
 	platform_device_register_simple("i8042", -1, res, ARRAY_SIZE(res));
 }
 

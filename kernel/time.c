@@ -2,11 +2,14 @@
  * time.c: the kernel's clocks. The 8254 PIT ticks at HZ for jiffies; the
  * CPU's time stamp counter, calibrated against PIT channel 2, gives
  * nanoseconds since the first instruction (boot.S saves that TSC value).
+ * The PIT's system device is /sys/devices/system/timer/timer0 (Linux 2.6's
+ * arch/i386/kernel/time.c); its resume programs the tick again.
  */
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/clock.h>
 #include <kobold/printk.h>
+#include <kobold/sysdev.h>
 #include <kobold/time.h>
 
 #define PIT_HZ 1193182
@@ -43,14 +46,19 @@ static u32 calibrate_tsc_khz(void)
 	return (u32)((t1 - t0) / CALIBRATE_MS);
 }
 
-void time_init(void)
+static void setup_pit_timer(void)
 {
 	u32 divisor = PIT_HZ / HZ;
 
-	tsc_khz = calibrate_tsc_khz();
 	outb(PIT_MODE, 0x34); /* channel 0, lobyte/hibyte, mode 2 (rate generator) */
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
+}
+
+void time_init(void)
+{
+	tsc_khz = calibrate_tsc_khz();
+	setup_pit_timer();
 	if (request_irq(0, timer_interrupt, "timer", NULL))
 		pr_err("timer: no interrupt: no tick\n");
 	pr_info("tsc: calibrated against the PIT: %u.%03u MHz\n", tsc_khz / 1000,
@@ -81,4 +89,28 @@ void udelay(unsigned int us)
 
 	while (ktime_get_ns() < end)
 		cpu_relax();
+}
+
+/* The PIT may have lost its mode and count while the machine slept. */
+static int timer_resume(struct sys_device *dev)
+{
+	setup_pit_timer();
+	return 0;
+}
+
+static struct sysdev_class timer_sysclass = {
+	.name = "timer",
+	.resume = timer_resume,
+};
+
+static struct sys_device device_timer = {
+	.id = 0,
+	.cls = &timer_sysclass,
+};
+
+int time_init_device(void)
+{
+	int err = sysdev_class_register(&timer_sysclass);
+
+	return err ? err : sysdev_register(&device_timer);
 }

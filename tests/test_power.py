@@ -9,6 +9,19 @@ from test_virtio import disk, image
 TRACE = re.compile(r"trace: device_(suspend|resume|shutdown) (\S+)")
 
 
+SYSDEV = re.compile(r"trace: sysdev_(suspend|resume) /devices/system/(\S+)")
+# Classes in the reverse of their registration (cpu, timer, i8259, lapic, ioapic), as 2.6's sysdev_suspend.
+SYSDEV_SUSPEND_ORDER = ["ioapic/ioapic0", "lapic/lapic0", "i8259/i82590", "timer/timer0", "cpu/cpu0"]
+
+
+def sysdev_steps(text, kind):
+    return [m.group(2) for m in SYSDEV.finditer(text) if m.group(1) == kind]
+
+
+def timer_ticks(k):
+    return int(re.search(r"\n  0: +(\d+) ", k.run("cat /proc/interrupts")).group(1))
+
+
 def steps(text, kind):
     return [m.group(2) for m in TRACE.finditer(text) if m.group(1) == kind]
 
@@ -17,11 +30,11 @@ def test_pm_test_devices_and_ordered_poweroff(boot_with, tmp_path):
     img = image(tmp_path, "a.img", 4)
     k = boot_with("suspend.pm_test_delay=1", qemu_args=disk(img, "d0", drive_opts=",cache=writeback"))
     assert k.run("cat /sys/power/state") == "mem\n"
-    assert k.run("cat /sys/power/pm_test") == "[none] devices\n"
+    assert k.run("cat /sys/power/pm_test") == "[none] core devices\n"
     assert k.run("echo mem > /sys/power/state").endswith("echo: write error: Operation not supported\n")
     assert k.run("echo freezer > /sys/power/pm_test") == "echo: write error: Invalid argument\n"
     assert k.run("echo devices > /sys/power/pm_test") == ""
-    assert k.run("cat /sys/power/pm_test") == "none [devices]\n"
+    assert k.run("cat /sys/power/pm_test") == "none core [devices]\n"
     k.run("trace on")
     out = k.run("echo mem > /sys/power/state", timeout=30)
     suspended, resumed = steps(out, "suspend"), steps(out, "resume")
@@ -37,6 +50,19 @@ def test_pm_test_devices_and_ordered_poweroff(boot_with, tmp_path):
     assert times[-1] - times[0] >= 1.0, out	# the wait happened between the two walks
     assert "PM: resume of devices complete after" in out
     assert k.run("echo still here") == "still here\n"	# the serial port was resumed
+
+    # "core": the system devices too, after every device, interrupts off (2.6.25's suspend_enter).
+    assert k.run("ls /sys/devices/system") == "cpu\ni8259\nioapic\nlapic\ntimer\n"
+    assert k.run("echo core > /sys/power/pm_test") == ""
+    ticks = timer_ticks(k)
+    out = k.run("echo mem > /sys/power/state", timeout=30)
+    assert sysdev_steps(out, "suspend") == SYSDEV_SUSPEND_ORDER, out
+    assert sysdev_steps(out, "resume") == SYSDEV_SUSPEND_ORDER[::-1], out
+    assert out.index("sysdev_suspend") > out.rindex("trace: device_suspend"), out
+    assert out.index("trace: device_resume") > out.rindex("sysdev_resume"), out
+    assert "PM: resume of devices complete after" in out
+    assert timer_ticks(k) > ticks	# the PIT, programmed again at resume, ticks
+    assert k.run("echo still here") == "still here\n"
 
     assert k.run("blk write vda 7 written before poweroff") == ""
     k.send("poweroff\r")

@@ -12,7 +12,7 @@ def disk_image(tmp_path, kib=1024):
 
 
 def test_top_of_sys(kernel):
-    assert kernel.run("ls /sys").split() == ["block", "bus", "class", "devices", "kernel", "power"]
+    assert kernel.run("ls /sys").split() == ["block", "bus", "class", "devices", "firmware", "kernel", "power"]
     assert kernel.run("ls /").split() == ["dev", "etc", "mnt", "proc", "sys", "tmp"]
 
 

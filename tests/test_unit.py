@@ -44,9 +44,10 @@ def test_kernel_suites_ran_and_exited_with_success():
     assert status == kobold.EXIT_SUCCESS, text[-3000:]
 
 
-# Suites that need the host shim's stand-in for an interrupt (tests/host/shim.c),
-# and suites that need a device (drivers/block/virtio_blk_test.c).
-HOST_ONLY_SUITES = ("blk_async.", "blk_aio.")
+# Suites that need the host shim's stand-in for an interrupt (tests/host/shim.c)
+# or that would suspend the kernel's real controllers (sysdev), and suites that
+# need a device (drivers/block/virtio_blk_test.c).
+HOST_ONLY_SUITES = ("blk_async.", "blk_aio.", "sysdev.")
 KERNEL_ONLY_SUITES = ("virtblk_inflight.",)
 
 

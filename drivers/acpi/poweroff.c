@@ -5,6 +5,7 @@
  */
 #include <asm/io.h>
 #include <kobold/acpi.h>
+#include <kobold/init.h>
 #include <kobold/panic.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
@@ -104,9 +105,7 @@ __noreturn void machine_power_off(void)
 __noreturn void machine_restart(void)
 {
 	local_irq_disable();
-	for (int i = 0; i < 10000 && (inb(0x64) & 0x02); i++)
-		;
-	outb(0x64, 0xfe); /* the 8042's pulse-reset line */
+	i8042_pulse_reset();
 	/* Failing that, a triple fault: load an empty IDT and trap. */
 	static const struct {
 		u16 limit;

@@ -7,6 +7,7 @@
 int devices_init(void);
 int buses_init(void);
 int classes_init(void);
+int firmware_init(void);
 int ksysfs_init(void);
 
 int bus_add_device(struct device *dev);

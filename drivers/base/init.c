@@ -1,10 +1,12 @@
 /*
  * init.c: bringing the device model up (Linux 2.6's drivers/base/init.c):
- * sysfs, then /sys/kernel, /sys/devices, /sys/bus, /sys/class and the platform bus.
+ * sysfs, then /sys/kernel, /sys/devices, /sys/bus, /sys/class, /sys/firmware, the platform bus
+ * and /sys/devices/system with its cpu class.
  */
 #include <kobold/device.h>
 #include <kobold/platform_device.h>
 #include <kobold/string.h>
+#include <kobold/sysdev.h>
 
 #include "base.h"
 
@@ -48,7 +50,13 @@ int driver_init(void)
 	if (!err)
 		err = classes_init();
 	if (!err)
+		err = firmware_init();
+	if (!err)
 		err = platform_bus_init();
+	if (!err)
+		err = system_bus_init();
+	if (!err)
+		err = cpu_dev_init();
 	if (err)
 		pr_err("driver_init: error %d\n", err);
 	done = !err;

@@ -5,7 +5,7 @@
  * 0x60-0x63). SeaBIOS writes the result into each function's interrupt
  * line register at boot; for a function hotplugged later we look it up.
  */
-#include <asm/io.h>
+#include <asm/hw_irq.h>
 #include <kobold/printk.h>
 
 #include "pci.h"
@@ -13,8 +13,6 @@
 #define PIIX_DEVFN PCI_DEVFN(1, 0) /* the ISA bridge on QEMU's -M pc */
 #define PIIX_PIRQRC 0x60
 #define PIIX_PIRQRC_DISABLE 0x80
-#define PIC_ELCR1 0x4d0 /* edge/level control: a set bit is a level-triggered IRQ */
-#define PIC_ELCR2 0x4d1
 
 /* The pin as seen at bus 0: each bridge rotates INTx# by slot (PCI-PCI bridge 1.2, ch. 9). */
 static unsigned int swizzle_to_root(struct pci_dev *pdev, unsigned int *slot)
@@ -67,13 +65,10 @@ void pcibios_fixup_irq(struct pci_dev *pdev)
 	pci_write_config_byte(pdev, PCI_INTERRUPT_LINE, (u8)irq);
 }
 
-/* PCI interrupts are level-triggered and shared (PCI 3.0 §2.2.6). */
+/* PCI interrupts are level-triggered and shared (PCI 3.0 §2.2.6): the 8259's ELCR or the I/O APIC pin. */
 void pcibios_enable_irq(struct pci_dev *pdev)
 {
-	u16 port = pdev->irq < 8 ? PIC_ELCR1 : PIC_ELCR2;
-	u8 bit = (u8)(1u << (pdev->irq & 7));
-
 	if (!pdev->pin || !pdev->irq || pdev->irq >= 16)
 		return;
-	outb(port, inb(port) | bit);
+	set_irq_type(pdev->irq, IRQ_TYPE_LEVEL);
 }

@@ -18,5 +18,7 @@ bool apic_present(void);
 unsigned int apic_id(void);
 /* End of interrupt, for every vector the APIC delivered (not for the 8259's). */
 void apic_eoi(void);
+/* /sys/devices/system/lapic/lapic0, when there is a local APIC. */
+int init_lapic_sysfs(void);
 
 #endif

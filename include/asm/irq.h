@@ -1,7 +1,8 @@
 /*
  * irq.h: interrupt lines and their handlers, shared lines included. IRQ
- * 0-15 are the 8259 pair's; 16 and up are message-signalled (MSI-X), each
- * a vector of its own at the local APIC, handed out by create_irq().
+ * 0-15 are the ISA lines (the I/O APIC's, or the 8259 pair's); 16 and up
+ * are message-signalled (MSI-X), each a vector of its own at the local
+ * APIC, handed out by create_irq().
  */
 #ifndef ASM_IRQ_H
 #define ASM_IRQ_H
@@ -22,7 +23,8 @@ typedef enum irqreturn (*irq_handler_t)(int irq, void *dev);
 /* Several handlers may share a line; each must check whether its device asked. */
 int request_irq(int irq, irq_handler_t handler, const char *name, void *dev);
 void free_irq(int irq, void *dev);
-void pic_init(void);
+/* The ISA lines on the 8259, or on the I/O APIC when the MADT names one; the local APIC on. */
+void init_IRQ(void);
 void irq_dispatch(int irq);
 unsigned long irq_count(int irq);
 /* A free message-signalled IRQ (its vector is IRQ_BASE + irq), or -ENOSPC. */

@@ -254,6 +254,12 @@ void device_shutdown(void);
 int device_suspend(pm_message_t state);
 void device_resume(void);
 
+/* ---- /sys/firmware (drivers/base/firmware.c) ---- */
+
+extern struct kset firmware_subsys;
+int firmware_register(struct kset *s);
+void firmware_unregister(struct kset *s);
+
 /* ---- classes ---- */
 
 struct class_attribute {

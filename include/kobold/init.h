@@ -2,6 +2,8 @@
 #ifndef KOBOLD_INIT_H
 #define KOBOLD_INIT_H
 
+#include <kobold/types.h>
+
 /* The block class, /sys/block and major numbers (block/genhd.c). */
 int genhd_init(void);
 /* The memory devices, char major 1 (drivers/char/mem.c). */
@@ -14,12 +16,14 @@ void pc_bda_copy(void);
 /* The PC's legacy devices on the platform bus (kernel/pc_devices.c). */
 void pc_devices_init(void);
 /* The legacy drivers, built in: each registers its driver, which binds to its device. */
-int serial8250_init(void); /* drivers/tty/8250.c */
-int i8042_init(void);	   /* drivers/input/serio/i8042.c: the serio bus too */
-int atkbd_init(void);	   /* drivers/input/atkbd.c */
-int rtc_cmos_init(void);   /* drivers/rtc/rtc-cmos.c */
-int vga_init(void);	   /* drivers/video/vgacon.c */
-int virtio_rng_init(void); /* drivers/char/hw_random/virtio-rng.c */
+int serial8250_init(void);	     /* drivers/tty/8250.c */
+int i8042_init(void);		     /* drivers/input/serio/i8042.c: the serio bus too */
+bool i8042_controller_present(void); /* something answers at port 0x64 */
+void i8042_pulse_reset(void);	     /* restart the machine (machine_restart) */
+int atkbd_init(void);		     /* drivers/input/atkbd.c */
+int rtc_cmos_init(void);	     /* drivers/rtc/rtc-cmos.c */
+int vga_init(void);		     /* drivers/video/vgacon.c */
+int virtio_rng_init(void);	     /* drivers/char/hw_random/virtio-rng.c */
 /* Crashes on purpose when booted with lkdtm.crash=... (drivers/misc/lkdtm.c). */
 void lkdtm_run(void);
 

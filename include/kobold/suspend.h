@@ -7,11 +7,16 @@
 
 /* How far a test suspend goes before it turns back (Linux's pm_test levels). */
 enum pm_test_level { TEST_NONE,
+		     TEST_CORE,
 		     TEST_DEVICES };
 
 extern enum pm_test_level pm_test_level;
 
-/* Suspend to RAM: with pm_test "devices", the devices' suspend, a wait, their resume. */
+/*
+ * Suspend to RAM, as far as the pm_test level: "devices" suspends the
+ * devices, waits and resumes them; "core" goes on, with interrupts off, to
+ * the system devices (sysdev_suspend), and waits there.
+ */
 int pm_suspend(void);
 /* /sys/power (kernel/power/main.c). */
 int pm_init(void);

@@ -8,6 +8,8 @@
 
 extern volatile unsigned long jiffies;
 void time_init(void);
+/* /sys/devices/system/timer/timer0, the PIT. */
+int time_init_device(void);
 void mdelay(unsigned int ms);
 void udelay(unsigned int us);
 

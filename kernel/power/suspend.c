@@ -1,14 +1,19 @@
 /*
  * suspend.c: suspend to RAM (Linux's kernel/power/suspend.c). Kobold cannot
- * put the machine to sleep, so only the pm_test level "devices" runs: every
- * device's suspend (children first), a wait, every device's resume.
+ * put the machine to sleep, so only the pm_test levels run: "devices" is
+ * every device's suspend (children first), a wait, every device's resume;
+ * "core" goes on with interrupts off to the system devices (the interrupt
+ * controllers and the timer) and waits there, as Linux 2.6.25's
+ * suspend_devices_and_enter and suspend_enter.
  */
+#include <asm/io.h>
 #include <kobold/clock.h>
 #include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
 #include <kobold/suspend.h>
+#include <kobold/sysdev.h>
 #include <kobold/time.h>
 
 enum pm_test_level pm_test_level;
@@ -24,13 +29,34 @@ static void say_msecs(const char *what, u64 start_ns)
 		(unsigned long)(us / 1000), (unsigned long)(us % 1000));
 }
 
+static void suspend_test_wait(void)
+{
+	pr_info("suspend debug: Waiting for %u second(s).\n", pm_test_delay);
+	mdelay(pm_test_delay * 1000);
+}
+
+/* Linux's suspend_enter: interrupts off, the system devices, the wait at "core". */
+static int suspend_enter(void)
+{
+	int err;
+
+	local_irq_disable();
+	err = sysdev_suspend(PMSG_SUSPEND);
+	if (!err) {
+		suspend_test_wait();
+		sysdev_resume();
+	}
+	local_irq_enable();
+	return err;
+}
+
 int pm_suspend(void)
 {
 	u64 start;
 	int err;
 
-	if (pm_test_level != TEST_DEVICES) {
-		pr_err("PM: Kobold cannot put the machine to sleep; only pm_test \"devices\" runs\n");
+	if (pm_test_level == TEST_NONE) {
+		pr_err("PM: Kobold cannot put the machine to sleep; only pm_test \"core\" and \"devices\" run\n");
 		return -EOPNOTSUPP;
 	}
 	pr_info("PM: suspend entry (deep)\n");
@@ -41,11 +67,13 @@ int pm_suspend(void)
 		return err;
 	}
 	say_msecs("suspend", start);
-	pr_info("suspend debug: Waiting for %u second(s).\n", pm_test_delay);
-	mdelay(pm_test_delay * 1000);
+	if (pm_test_level == TEST_DEVICES)
+		suspend_test_wait();
+	else
+		err = suspend_enter();
 	start = ktime_get_ns();
 	device_resume();
 	say_msecs("resume", start);
 	pr_info("PM: suspend exit\n");
-	return 0;
+	return err;
 }

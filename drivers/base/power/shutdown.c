@@ -1,9 +1,11 @@
 /*
  * shutdown.c: device_shutdown (Linux 2.6's drivers/base/power/shutdown.c):
  * before the machine goes off or restarts, each bound driver's shutdown,
- * walking /sys/devices' list from its end, so children before their parents.
+ * walking /sys/devices' list from its end, so children before their parents;
+ * then the system devices' (the interrupt controllers last but one, as 2.6).
  */
 #include <kobold/device.h>
+#include <kobold/sysdev.h>
 
 #include "../base.h"
 
@@ -19,4 +21,5 @@ void device_shutdown(void)
 		devmodel_trace_kobj("device_shutdown", &dev->kobj, dev->driver->name);
 		dev->driver->shutdown(dev);
 	}
+	sysdev_shutdown();
 }

@@ -15,7 +15,10 @@
 
 #define I8042_DATA_REG 0x60
 #define I8042_STATUS_REG 0x64
+#define I8042_COMMAND_REG 0x64 /* written: a command; read: the status */
 #define I8042_STR_OBF 0x01     /* a byte waits in the output buffer */
+#define I8042_STR_IBF 0x02     /* the controller has not taken our last byte */
+#define I8042_CMD_PULSE_RESET 0xfe
 #define I8042_STR_AUXDATA 0x20 /* ... and it came from the AUX port */
 #define I8042_KBD_IRQ 1
 #define I8042_FLUSH_MAX 1024 /* bytes: more than QEMU's PS/2 queue (256) holds */
@@ -51,6 +54,24 @@ static bool i8042_flush(void)
 		inb(I8042_DATA_REG);
 	}
 	return false;
+}
+
+/* Is there a controller at all? (The platform code asks before it adds the device.) */
+bool i8042_controller_present(void)
+{
+	return inb(I8042_STATUS_REG) != 0xff;
+}
+
+/*
+ * Restart the machine through the controller's output port: command 0xfe
+ * pulses the CPU's reset line (Linux 2.6's machine_restart did it itself,
+ * in arch/i386/kernel/reboot.c; here the port's one owner does).
+ */
+void i8042_pulse_reset(void)
+{
+	for (int i = 0; i < 10000 && (inb(I8042_STATUS_REG) & I8042_STR_IBF); i++)
+		;
+	outb(I8042_COMMAND_REG, I8042_CMD_PULSE_RESET);
 }
 
 static struct serio *i8042_create_kbd_port(struct platform_device *pdev, struct i8042 *i8042)
