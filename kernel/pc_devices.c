@@ -80,10 +80,21 @@ static void add_vga(void)
 	platform_device_register_simple("vga", -1, res, ARRAY_SIZE(res));
 }
 
+/*
+ * The speaker behind port 0x61, sounded by PIT channel 2: every PC has one.
+ * As Linux's add_pcspkr, no resources; its driver is lab 8's
+ * (docs/labs/lab8-platform-driver.md).
+ */
+static void add_pcspkr(void)
+{
+	platform_device_register_simple("pcspkr", -1, NULL, 0);
+}
+
 void pc_devices_init(void)
 {
 	add_serial8250();
 	add_i8042();
 	add_rtc_cmos();
 	add_vga();
+	add_pcspkr();
 }

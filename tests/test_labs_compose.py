@@ -203,3 +203,19 @@ def test_lab7_starter_fails_and_the_pin_check_can_fail(base, workdir):
     assert r.stdout.count("FAIL  ") == 1, r.stdout
     assert "FAIL  rmmod kobold is refused while /dev/kobold is open" in r.stdout, r.stdout
     shutil.rmtree(variant, ignore_errors=True)
+
+
+def test_lab9_starter_works_but_has_no_pm(base, workdir):
+    """The lab 9 starter works and does not leak: it passes the speed and leak checks
+    and fails the five that look at the tree and the suspend."""
+    tree, _ = base
+    starter = os.path.join(workdir, "lab9-starter")
+    shutil.copytree(tree, starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab9", "kfan.c"), os.path.join(starter, "drivers/misc/kfan.c"))
+    r = checker(starter, 9, build(starter))
+    assert r.returncode == 1, r.stdout
+    for ok in ["each fan's speed keeps what is written", "10 suspends and 10 rmmod/modprobe"]:
+        assert "PASS  " + ok in r.stdout, r.stdout
+    assert r.stdout.count("FAIL  ") == 5, r.stdout
+    assert "a fan's parent is the controller" in r.stdout, r.stdout
+    shutil.rmtree(starter, ignore_errors=True)

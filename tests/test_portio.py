@@ -27,6 +27,9 @@ OWNERS = {
     "drivers/acpi/sci.c": ("the FADT's PM1 control and SMI command port (the ACPI core's), the GPE0 block "
                            "(ACPI/_SB/PCI0/GPE0 in the namespace)", []),
     "drivers/acpi/poweroff.c": ("the FADT's PM1 control (SLP_EN)", []),
+    # Lab 8's solution (not in the tree as committed): the speaker's bits of port B and PIT
+    # channel 2, which the timer's code uses only to calibrate at boot (Linux shares them too).
+    "drivers/input/pcspkr.c": ("/sys/devices/platform/pcspkr (lab 8's driver)", [(0x42, 0x43), (0x61, 0x61)]),
     "kernel/panic.c": ("QEMU's isa-debug-exit, the test harness's exit port (not the PC's)", [(0xf4, 0xf7)]),
     # No device: the PC's POST port, which Linux's io_delay() writes from arch code with
     # none either; read only as a fence that holds under QEMU's TCG (virtio.event_idx=1).

@@ -376,8 +376,8 @@ static void device_node(struct device *dev, bool add)
 				     (dev->class == &block_class ? S_IFBLK : S_IFCHR) |
 					     (mode ? mode & 0777 : 0600),
 				     dev->devt);
-	else
-		devtmpfs_delete_node(name ? name : dev_name(dev), dev->devt);
+	else if (devtmpfs_delete_node(name ? name : dev_name(dev), dev->devt) == -ENOENT && name)
+		devtmpfs_delete_node(dev_name(dev), dev->devt); /* devnode's name failed at add */
 	kfree(name);
 }
 

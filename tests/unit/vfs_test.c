@@ -454,6 +454,32 @@ static void vfs_device_add_makes_the_dev_node(struct ktest *t)
 	class_destroy(cls);
 }
 
+static int kt_devnode_calls;
+
+/* devnode's name cannot be had the first time (its allocation failed), only later. */
+static char *kt_devnode_fails_once(struct device *dev, umode_t *mode)
+{
+	return kt_devnode_calls++ ? kstrdup("ktsub/ktlate") : NULL;
+}
+
+/* The node made under the device's own name when devnode failed is the one del removes. */
+static void vfs_device_del_removes_the_fallback_node(struct ktest *t)
+{
+	struct class *cls = class_create(NULL, "ktvfs");
+	struct kstat st;
+	struct device *dev;
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(cls));
+	cls->devnode = kt_devnode_fails_once;
+	kt_devnode_calls = 0;
+	dev = device_create(cls, NULL, MKDEV(241, 10), NULL, "ktlate");
+	KTEST_ASSERT_TRUE(t, !IS_ERR(dev));
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktlate", 0, &st), 0);
+	device_destroy(cls, MKDEV(241, 10));
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktlate", 0, &st), -ENOENT);
+	class_destroy(cls);
+}
+
 static const struct ktest_case vfs_cases[] = {
 	KTEST_CASE(vfs_boot_tree_exists),
 	KTEST_CASE(vfs_walk_dots_and_slashes),
@@ -469,6 +495,7 @@ static const struct ktest_case vfs_cases[] = {
 	KTEST_CASE(vfs_chrdev_open_pins_the_driver),
 	KTEST_CASE(vfs_devtmpfs_nodes),
 	KTEST_CASE(vfs_device_add_makes_the_dev_node),
+	KTEST_CASE(vfs_device_del_removes_the_fallback_node),
 	KTEST_END,
 };
 
