@@ -148,13 +148,19 @@ def test_checker_shows_the_oops_not_the_boot_banner(base, workdir):
     shutil.rmtree(broken, ignore_errors=True)
 
 
+def starter_checker(base, workdir, lab, starter, dest):
+    """Lab N's checker on a copy of the starting tree with the lab's starter file
+    (labs/labN/STARTER) in place at DEST: the copy's path and the checker's result."""
+    tree, _ = base
+    d = os.path.join(workdir, "lab%d-starter" % lab)
+    shutil.copytree(tree, d, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab%d" % lab, starter), os.path.join(d, dest))
+    return d, checker(d, lab, build(d))
+
+
 def test_lab5_starter_works_until_an_allocation_fails(base, workdir):
     """The lab 5 starter loads and unloads cleanly, and only the failslab walk catches it."""
-    tree, _ = base
-    starter = os.path.join(workdir, "lab5-starter")
-    shutil.copytree(tree, starter, symlinks=True)
-    shutil.copy(os.path.join(ROOT, "labs", "lab5", "kpipe.c"), os.path.join(starter, "drivers/misc/kpipe.c"))
-    r = checker(starter, 5, build(starter))
+    starter, r = starter_checker(base, workdir, 5, "kpipe.c", "drivers/misc/kpipe.c")
     assert r.returncode == 1, r.stdout
     assert "PASS  kpipe loads with nr=3" in r.stdout and "PASS  rmmod kpipe and modprobe" in r.stdout, r.stdout
     assert "FAIL  failslab over every allocation" in r.stdout, r.stdout
@@ -165,11 +171,7 @@ def test_lab5_starter_works_until_an_allocation_fails(base, workdir):
 def test_lab6_starter_works_but_is_not_ported(base, workdir):
     """The lab 6 starter (the article's API) works and does not leak; the checks of the
     new places, the new DEVPATH and the source fail, and only those."""
-    tree, _ = base
-    starter = os.path.join(workdir, "lab6-starter")
-    shutil.copytree(tree, starter, symlinks=True)
-    shutil.copy(os.path.join(ROOT, "labs", "lab6", "kthermo.c"), os.path.join(starter, "drivers/misc/kthermo.c"))
-    r = checker(starter, 6, build(starter))
+    starter, r = starter_checker(base, workdir, 6, "kthermo.c", "drivers/misc/kthermo.c")
     assert r.returncode == 1, r.stdout
     for ok in ["rmmod kthermo removes", "100 rmmod/modprobe cycles", "modprobe kthermo nr=9"]:
         assert "PASS  " + ok in r.stdout, r.stdout
@@ -181,12 +183,8 @@ def test_lab6_starter_works_but_is_not_ported(base, workdir):
 def test_lab7_starter_fails_and_the_pin_check_can_fail(base, workdir):
     """The lab 7 starter (a skeleton) builds with WERROR, loads and fails every check;
     the reference solution without `.owner = THIS_MODULE` fails only the pinning check."""
-    tree, _ = base
-    variant = os.path.join(workdir, "lab7-starter")
-    shutil.copytree(tree, variant, symlinks=True)
+    variant, r = starter_checker(base, workdir, 7, "kobold.c", "drivers/char/kobold.c")
     target = os.path.join(variant, "drivers/char/kobold.c")
-    shutil.copy(os.path.join(ROOT, "labs", "lab7", "kobold.c"), target)
-    r = checker(variant, 7, build(variant))
     assert r.returncode == 1, r.stdout
     assert r.stdout.count("FAIL  ") == len(labtree.load(7).CHECKS), r.stdout
     assert "No such file or directory (no character device node)" in r.stdout, r.stdout
@@ -208,11 +206,7 @@ def test_lab7_starter_fails_and_the_pin_check_can_fail(base, workdir):
 def test_lab9_starter_works_but_has_no_pm(base, workdir):
     """The lab 9 starter works and does not leak: it passes the speed and leak checks
     and fails the five that look at the tree and the suspend."""
-    tree, _ = base
-    starter = os.path.join(workdir, "lab9-starter")
-    shutil.copytree(tree, starter, symlinks=True)
-    shutil.copy(os.path.join(ROOT, "labs", "lab9", "kfan.c"), os.path.join(starter, "drivers/misc/kfan.c"))
-    r = checker(starter, 9, build(starter))
+    starter, r = starter_checker(base, workdir, 9, "kfan.c", "drivers/misc/kfan.c")
     assert r.returncode == 1, r.stdout
     for ok in ["each fan's speed keeps what is written", "10 suspends and 10 rmmod/modprobe"]:
         assert "PASS  " + ok in r.stdout, r.stdout
