@@ -31,9 +31,6 @@ OWNERS = {
     # channel 2, which the timer's code uses only to calibrate at boot (Linux shares them too).
     "drivers/input/pcspkr.c": ("/sys/devices/platform/pcspkr (lab 8's driver)", [(0x42, 0x43), (0x61, 0x61)]),
     "kernel/panic.c": ("QEMU's isa-debug-exit, the test harness's exit port (not the PC's)", [(0xf4, 0xf7)]),
-    # No device: the PC's POST port, which Linux's io_delay() writes from arch code with
-    # none either; read only as a fence that holds under QEMU's TCG (virtio.event_idx=1).
-    "drivers/virtio/virtio_ring.c": ("no device: port 0x80, the POST/delay port, read as a fence", [(0x80, 0x80)]),
 }
 
 # Fixed MMIO: file -> what it maps. Other volatile pointers are rings in RAM or BARs.

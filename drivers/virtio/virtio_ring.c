@@ -186,14 +186,16 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
  * rings meanwhile; the host CPU may then let our load pass our store (x86
  * reorders a store with a later load), both sides miss, and a kick or an
  * interrupt is lost for good: a deep blk bench stalled with 32 requests the
- * device had not been told about. A port read goes into QEMU's device code,
- * which takes its global lock with a locked instruction: a full fence on
- * the host. Port 0x80 (the POST port) has no side effects.
+ * device had not been told about. A read of the device's own status
+ * register goes into QEMU's device code, which takes its global lock with a
+ * locked instruction: a full fence on the host, and no side effect.
  */
-static void virtio_mb(void)
+static void virtio_mb(struct vring_virtqueue *vvq)
 {
+	struct virtio_device *vdev = vvq->vq.vdev;
+
 	mb();
-	(void)inb(0x80);
+	(void)vdev->config->get_status(vdev);
 }
 
 /*
@@ -210,7 +212,7 @@ bool virtqueue_kick(struct virtqueue *vq)
 	bool needs = vvq->num_added;
 
 	if (vvq->event && needs) {
-		virtio_mb(); /* avail->idx before avail_event (§2.6.13.4) */
+		virtio_mb(vvq); /* avail->idx before avail_event (§2.6.13.4) */
 		needs = vring_need_event(vring_avail_event(&vvq->vring), new_idx, old_idx);
 	}
 	vvq->num_added = 0;
@@ -255,7 +257,7 @@ static bool vring_rearm(struct vring_virtqueue *vvq)
 	if (!vvq->event)
 		return false;
 	vring_used_event(&vvq->vring) = vvq->last_used_idx;
-	virtio_mb(); /* used_event before used->idx */
+	virtio_mb(vvq); /* used_event before used->idx */
 	return more_used(vvq);
 }
 
