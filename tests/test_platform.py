@@ -26,8 +26,8 @@ def test_platform_and_serio_buses(boot_with, tmp_path):
                   monitor=str(tmp_path / "mon.sock"))
     # The tree: five devices, four with their drivers; serio0 below the i8042.
     assert {"platform", "serio"} <= set(sh(k, "ls /sys/bus").split())
-    assert sh(k, "ls /sys/bus/platform/devices").split() == ["i8042", "pcspkr", "rtc_cmos", "serial8250",
-                                                             "vga"]
+    platform = sh(k, "ls /sys/bus/platform/devices").split()  # lab 9 adds its kfan
+    assert {"i8042", "pcspkr", "rtc_cmos", "serial8250", "vga"} <= set(platform), platform
     # pcspkr's driver is lab 8's: bound once a student has written it, so either is right here
     assert "uevent" in sh(k, "ls /sys/devices/platform/pcspkr").split()
     for name in ["i8042", "rtc_cmos", "serial8250", "vga"]:
