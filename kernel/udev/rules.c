@@ -432,6 +432,19 @@ static int read_attr(struct udev_event *ev, const char *devpath, const char *att
 	return 0;
 }
 
+/* The event's own key for its device (self), else the device's property as sysfs has it. */
+static int event_or_property(struct udev_event *ev, bool self, const char *devpath,
+			     const char *key, enum udev_property prop, char *buf, size_t size)
+{
+	const char *value = self ? udev_event_getenv(ev, key) : NULL;
+
+	if (value) {
+		strscpy(buf, value, size);
+		return 0;
+	}
+	return ev->ops->property(ev->ctx, devpath, prop, buf, size);
+}
+
 /* What a match key compares against at devpath (the event's device, or a parent). */
 static int key_subject(struct udev_event *ev, const char *devpath, const struct udev_key *k,
 		       char *buf, size_t size)
@@ -448,18 +461,10 @@ static int key_subject(struct udev_event *ev, const char *devpath, const struct 
 		return 0;
 	case UDEV_SUBSYSTEM:
 	case UDEV_SUBSYSTEMS:
-		if (self && udev_event_getenv(ev, "SUBSYSTEM")) {
-			strscpy(buf, udev_event_getenv(ev, "SUBSYSTEM"), size);
-			return 0;
-		}
-		return ev->ops->property(ev->ctx, devpath, UDEV_PROP_SUBSYSTEM, buf, size);
+		return event_or_property(ev, self, devpath, "SUBSYSTEM", UDEV_PROP_SUBSYSTEM, buf, size);
 	case UDEV_DRIVER:
 	case UDEV_DRIVERS:
-		if (self && udev_event_getenv(ev, "DRIVER")) {
-			strscpy(buf, udev_event_getenv(ev, "DRIVER"), size);
-			return 0;
-		}
-		return ev->ops->property(ev->ctx, devpath, UDEV_PROP_DRIVER, buf, size);
+		return event_or_property(ev, self, devpath, "DRIVER", UDEV_PROP_DRIVER, buf, size);
 	case UDEV_ATTR:
 	case UDEV_ATTRS:
 		return read_attr(ev, devpath, k->attr, buf, size);
