@@ -10,11 +10,6 @@ int firmware_register(struct kset *s)
 	return kset_register(s);
 }
 
-void firmware_unregister(struct kset *s)
-{
-	kset_unregister(s);
-}
-
 int firmware_init(void)
 {
 	kobject_set_name(&firmware_subsys.kobj, "firmware");

@@ -258,7 +258,6 @@ void device_resume(void);
 
 extern struct kset firmware_subsys;
 int firmware_register(struct kset *s);
-void firmware_unregister(struct kset *s);
 
 /* ---- classes ---- */
 

@@ -28,14 +28,6 @@ struct sys_device {
 	struct kobject kobj;
 };
 
-struct sysdev_attribute {
-	struct attribute attr;
-	ssize_t (*show)(struct sys_device *dev, char *buf);
-	ssize_t (*store)(struct sys_device *dev, const char *buf, size_t count);
-};
-#define SYSDEV_ATTR(_name, _mode, _show, _store) \
-	struct sysdev_attribute attr_##_name = __ATTR(_name, _mode, _show, _store)
-
 /* /sys/devices/system (drivers/base/sys.c's system_bus_init). */
 extern struct kset system_subsys;
 int system_bus_init(void);
@@ -44,8 +36,6 @@ int sysdev_class_register(struct sysdev_class *cls);
 void sysdev_class_unregister(struct sysdev_class *cls);
 int sysdev_register(struct sys_device *dev);
 void sysdev_unregister(struct sys_device *dev);
-int sysdev_create_file(struct sys_device *dev, struct sysdev_attribute *attr);
-void sysdev_remove_file(struct sys_device *dev, struct sysdev_attribute *attr);
 
 /*
  * Called by the PM core with interrupts off: classes in the reverse of
