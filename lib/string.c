@@ -29,6 +29,29 @@ void *memset(void *dst, int c, size_t n)
 	return ret;
 }
 
+/*
+ * Zeros 32 bytes a step in eight 32-bit stores, for the large buffers of
+ * /dev/zero and blk bench --refill: under QEMU's TCG a rep stos runs one
+ * translated loop per step, and straight-line stores about twice as fast.
+ */
+void memzero(void *dst, size_t n)
+{
+	u32 *p = dst;
+	size_t blocks = n / 32;
+
+	for (; blocks; blocks--, p += 8) {
+		p[0] = 0;
+		p[1] = 0;
+		p[2] = 0;
+		p[3] = 0;
+		p[4] = 0;
+		p[5] = 0;
+		p[6] = 0;
+		p[7] = 0;
+	}
+	memset(p, 0, n % 32);
+}
+
 int memcmp(const void *a, const void *b, size_t n)
 {
 	const unsigned char *x = a, *y = b;

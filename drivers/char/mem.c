@@ -26,32 +26,9 @@ static ssize_t write_null(struct file *file, const char *buf, size_t n, loff_t *
 	return (ssize_t)n;
 }
 
-/*
- * Zeros 32 bytes a step in eight 32-bit stores: under QEMU's TCG a rep stos
- * runs one translated loop per 4 bytes, and straight-line stores about
- * twice as fast.
- */
-static void zero_fill(char *buf, size_t n)
-{
-	u32 *p = (u32 *)buf;
-	size_t blocks = n / 32;
-
-	for (; blocks; blocks--, p += 8) {
-		p[0] = 0;
-		p[1] = 0;
-		p[2] = 0;
-		p[3] = 0;
-		p[4] = 0;
-		p[5] = 0;
-		p[6] = 0;
-		p[7] = 0;
-	}
-	memset(p, 0, n % 32);
-}
-
 static ssize_t read_zero(struct file *file, char *buf, size_t n, loff_t *pos)
 {
-	zero_fill(buf, n);
+	memzero(buf, n);
 	*pos += (loff_t)n;
 	return (ssize_t)n;
 }

@@ -1,10 +1,12 @@
 /*
- * blkbench.c: `blk bench DEV ... [--depth N] [--verify]`: reads or writes
- * through the asynchronous block API with N blocks in flight, each in a
- * buffer of its own (a block larger than the disk's max_sectors goes as
- * several requests, as Linux splits a direct read); --verify writes, or checks, a pattern that names each
- * sector (32-bit word i of sector s holds s * 128 + i). Ctrl-C stops
- * submitting and waits for what is in flight.
+ * blkbench.c: `blk bench DEV ... [--depth N] [--verify] [--refill]`: reads
+ * or writes through the asynchronous block API with N blocks in flight,
+ * each in a buffer of its own (a block larger than the disk's max_sectors
+ * goes as several requests, as Linux splits a direct read). --verify
+ * writes, or checks, a pattern that names each sector (32-bit word i of
+ * sector s holds s * 128 + i); --refill zeros each block before writing it,
+ * as `dd if=/dev/zero` makes its data. Ctrl-C stops submitting and waits
+ * for what is in flight.
  */
 #include "blkbench.h"
 
@@ -32,7 +34,7 @@ struct bench_slot {
 
 struct bench {
 	struct gendisk *disk;
-	bool write, rnd, verify;
+	bool write, rnd, verify, refill;
 	u64 bs_kib, total_mib, bs; /* bs in sectors */
 	unsigned int depth;
 	u32 part_sectors; /* the disk's max_sectors, or the whole block */
@@ -109,6 +111,8 @@ static void submit_one(struct bench *b, struct bench_slot *slot, u64 sector)
 
 	if (b->write && b->verify)
 		pattern_fill((u32 *)slot->buf, sector, b->bs);
+	else if (b->write && b->refill)
+		memzero(slot->buf, b->bs * SECTOR_SIZE);
 	slot->sector = sector;
 	slot->pending = b->nr_parts;
 	flags = local_irq_save(); /* the interrupt's end_io decrements it */
@@ -223,7 +227,7 @@ static int parse_num(const char *s, const char *what, u64 *v)
 static int usage(void)
 {
 	sh_err("usage: blk bench DEV [read|write] [seq|rand] [BS_KiB 1-%d] [TOTAL_MiB 1-4096] "
-	       "[--depth 1-%d] [--verify]\n",
+	       "[--depth 1-%d] [--verify] [--refill]\n",
 	       BENCH_MAX_BS_KIB, BENCH_MAX_DEPTH);
 	return -EINVAL;
 }
@@ -237,6 +241,8 @@ static int parse_options(struct bench *b, int *argc, char **argv)
 	for (int i = 3; i < *argc; i++) {
 		if (!strcmp(argv[i], "--verify")) {
 			b->verify = true;
+		} else if (!strcmp(argv[i], "--refill")) {
+			b->refill = true;
 		} else if (!strcmp(argv[i], "--depth")) {
 			const char *v = i + 1 < *argc ? argv[++i] : "";
 			unsigned long long x;
@@ -276,6 +282,10 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	if (i < argc || b->bs_kib == 0 || b->bs_kib > BENCH_MAX_BS_KIB || b->total_mib == 0 ||
 	    b->total_mib > 4096)
 		return usage();
+	if (b->refill && (!b->write || b->verify)) {
+		sh_err("blk: --refill makes the data of writes; not with reads or --verify\n");
+		return -EINVAL;
+	}
 	b->bs = b->bs_kib * 2;
 	return 0;
 }
