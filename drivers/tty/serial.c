@@ -70,11 +70,19 @@ static void serial_poll(void)
 /* Called by serial8250's probe and remove (with its handler on IRQ 4 or gone). */
 void serial_console_irq_input(bool on)
 {
+	/*
+	 * Interrupts off: once IER asks for them, the handler reads the port
+	 * too, and one that came between our LSR and RX reads would leave us
+	 * reading RX a second time, its last byte again (no FIFO).
+	 */
+	unsigned long flags = local_irq_save();
+
 	irq_input = on;
 	outb(COM1 + UART_IER, on ? UART_IER_RDI : 0x00);
 	console_poll_input(on ? NULL : serial_poll);
 	if (on)
 		serial_console_receive();
+	local_irq_restore(flags);
 }
 
 static struct console serial_console = { .name = "ttyS0", .write = serial_write };
