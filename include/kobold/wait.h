@@ -68,9 +68,18 @@ void wake_up(struct wait_queue_head *wq);
 		__ret;                                          \
 	})
 
-/* Sleeps until condition is true; wq must be woken whenever it may have become so. */
-#define wait_event(wq, condition) ((void)__wait_event(&(wq), condition, false))
+/*
+ * Sleeps until condition is true; wq must be woken whenever it may have
+ * become so. A condition already true returns at once, without touching
+ * the queue, as in Linux 2.6.
+ */
+#define wait_event(wq, condition)                                        \
+	do {                                                             \
+		if (!(condition))                                        \
+			(void)__wait_event(&(wq), condition, false);     \
+	} while (0)
 /* The same, but Ctrl-C ends it early with -EINTR (Linux: -ERESTARTSYS). */
-#define wait_event_interruptible(wq, condition) __wait_event(&(wq), condition, true)
+#define wait_event_interruptible(wq, condition) \
+	((condition) ? 0 : __wait_event(&(wq), condition, true))
 
 #endif
