@@ -130,8 +130,8 @@ static void blkdev_aio_end_io(struct request *rq)
 static int blkdev_aio_alloc(struct kiocb *iocb, struct gendisk *disk, size_t n)
 {
 	u32 max = disk->max_sectors ? disk->max_sectors : BLKDEV_MAX_SECTORS;
-	u64 sectors = n / SECTOR_SIZE;
-	unsigned int nr = (unsigned int)((sectors + max - 1) / max);
+	u32 sectors = (u32)(n / SECTOR_SIZE); /* size_t: 32-bit division, not a libgcc call */
+	unsigned int nr = (sectors + max - 1) / max;
 
 	iocb->ki_rqs = iocb->ki_rq;
 	if (nr > KIOCB_INLINE_RQS)
@@ -140,7 +140,7 @@ static int blkdev_aio_alloc(struct kiocb *iocb, struct gendisk *disk, size_t n)
 		return -ENOMEM;
 	memset(iocb->ki_rqs, 0, nr * sizeof(struct request));
 	for (unsigned int i = 0; i < nr; i++) {
-		iocb->ki_rqs[i].nr_sectors = (u32)min(sectors - (u64)i * max, (u64)max);
+		iocb->ki_rqs[i].nr_sectors = min(sectors - i * max, max);
 		iocb->ki_rqs[i].disk = disk;
 	}
 	return (int)nr;

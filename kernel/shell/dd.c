@@ -302,6 +302,7 @@ struct dd_aio {
 	bool write; /* the output is the asynchronous side */
 	loff_t pos; /* the asynchronous side's next offset */
 	struct dd_slot *slots;
+	unsigned long head, tail; /* the slots to start next and to take back next */
 	struct wait_queue_head wait;
 };
 
@@ -397,6 +398,12 @@ static int dd_aio_reap(struct dd_aio *a, struct dd_slot *slot)
 	return (size_t)n < d->bs; /* a short read: the input ended */
 }
 
+/* The ring's next slot after i (no division: this runs for every block). */
+static unsigned long next_slot(struct dd_aio *a, unsigned long i)
+{
+	return i + 1 == a->d->depth ? 0 : i + 1;
+}
+
 /*
  * Keeps depth blocks in flight; takes them back in order, so the output
  * is the same as without depth=. After an error or Ctrl-C nothing more is
@@ -417,17 +424,20 @@ static int dd_aio_loop(struct dd_aio *a)
 				stop = true;
 				break;
 			}
-			r = dd_aio_submit(a, &a->slots[started % d->depth]);
+			r = dd_aio_submit(a, &a->slots[a->head]);
 			if (r) {
 				err = err ? err : (r < 0 ? r : 0);
 				stop = true;
 				break;
 			}
 			started++;
+			a->head = next_slot(a, a->head);
 		}
 		if (reaped == started)
 			break;
-		slot = &a->slots[reaped++ % d->depth];
+		slot = &a->slots[a->tail];
+		a->tail = next_slot(a, a->tail);
+		reaped++;
 		if (discard) { /* after the end or an error: only wait for it */
 			wait_event(a->wait, slot->done);
 			continue;
