@@ -73,10 +73,10 @@ void wake_up(struct wait_queue_head *wq);
  * become so. A condition already true returns at once, without touching
  * the queue, as in Linux 2.6.
  */
-#define wait_event(wq, condition)                                        \
-	do {                                                             \
-		if (!(condition))                                        \
-			(void)__wait_event(&(wq), condition, false);     \
+#define wait_event(wq, condition)                                    \
+	do {                                                         \
+		if (!(condition))                                    \
+			(void)__wait_event(&(wq), condition, false); \
 	} while (0)
 /* The same, but Ctrl-C ends it early with -EINTR (Linux: -ERESTARTSYS). */
 #define wait_event_interruptible(wq, condition) \
