@@ -14,7 +14,9 @@ static const struct {
 		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector. DEV may be a\n"
 		 "partition (vda1): its sectors are counted from its start.\n"
 		 "flush DEV: flush the write cache. bench DEV [read|write] [seq|rand]\n"
-		 "[BS_KiB] [TOTAL_MiB]: bytes, ms, MiB/s and IOPS. Ctrl-C stops it." },
+		 "[BS_KiB] [TOTAL_MiB] [--depth N] [--verify] [--refill]: bytes, ms,\n"
+		 "MiB/s and IOPS, N blocks in flight; --verify writes or checks a\n"
+		 "pattern, --refill zeros each block before writing it. Ctrl-C stops it." },
 	{ "blockdev", "--rereadpt DISK: drops the disk's partitions and reads its table\n"
 		      "again (refused, Device or resource busy, while a partition is\n"
 		      "held, e.g. by an open attribute). --getsz: size in sectors;\n"
