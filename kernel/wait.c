@@ -64,8 +64,19 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 
 void wake_up(struct wait_queue_head *wq)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 	struct wait_queue_entry *w;
+
+	/*
+	 * No waiter: nothing to do, and no need to turn interrupts off to
+	 * know it. On one CPU a waiter joins with interrupts off and checks
+	 * its condition after joining, so one that joins after this look
+	 * sees the condition its waker has already made true (Linux's
+	 * waitqueue_active, used by the waker).
+	 */
+	if (list_empty(&wq->head))
+		return;
+	flags = local_irq_save();
 
 	list_for_each_entry(w, &wq->head, entry)
 		w->woken = true;
