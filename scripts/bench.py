@@ -112,9 +112,9 @@ def kobold_dd(k, operands):
     return int(m.group(1)) / float(m.group(2)) / (1 << 20)
 
 
-DD_ROUNDS = int(os.environ.get("BENCH_DD_ROUNDS", "9"))
+DD_ROUNDS = int(os.environ.get("BENCH_DD_ROUNDS", "15"))
 # dd through /dev/vda beside blk bench: (label, KiB, MiB, depth)
-DD_ROWS = [("1M", 1024, 256, 1), ("4K", 4, 8, 1), ("4K", 4, 16, 32), ("64K", 64, 128, 32)]
+DD_ROWS = [("1M", 1024, 256, 1), ("4K", 4, 8, 1), ("4K", 4, 64, 32), ("64K", 64, 128, 32)]
 if os.environ.get("BENCH_DD_ROWS"):  # e.g. "0,1": only those
     DD_ROWS = [DD_ROWS[int(i)] for i in os.environ["BENCH_DD_ROWS"].split(",")]
 
