@@ -28,7 +28,7 @@ static ssize_t write_null(struct file *file, const char *buf, size_t n, loff_t *
 
 static ssize_t read_zero(struct file *file, char *buf, size_t n, loff_t *pos)
 {
-	memzero(buf, n);
+	memset(buf, 0, n);
 	*pos += (loff_t)n;
 	return (ssize_t)n;
 }

@@ -12,7 +12,6 @@
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
-void memzero(void *dst, size_t n); /* memset(dst, 0, n), faster for large n under TCG */
 int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t max);

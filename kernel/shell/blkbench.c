@@ -112,7 +112,7 @@ static void submit_one(struct bench *b, struct bench_slot *slot, u64 sector)
 	if (b->write && b->verify)
 		pattern_fill((u32 *)slot->buf, sector, b->bs);
 	else if (b->write && b->refill)
-		memzero(slot->buf, b->bs * SECTOR_SIZE);
+		memset(slot->buf, 0, b->bs * SECTOR_SIZE);
 	slot->sector = sector;
 	slot->pending = b->nr_parts;
 	flags = local_irq_save(); /* the interrupt's end_io decrements it */
