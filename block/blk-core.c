@@ -10,6 +10,7 @@
 #include <kobold/blkdev.h>
 #include <kobold/clock.h>
 #include <kobold/errno.h>
+#include <kobold/irqflags.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -77,13 +78,13 @@ static void account_done(struct request *rq)
 static void end_request(struct request *rq, int error, bool accounted)
 {
 	struct gendisk *d = rq->disk;
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = local_irq_save();
 
 	rq->error = error;
 	if (accounted)
 		account_done(rq);
 	rq->done = true;
-	arch_local_irq_restore(flags);
+	local_irq_restore(flags);
 	if (rq->end_io)
 		rq->end_io(rq);
 	wake_up(&d->wait);
@@ -122,9 +123,9 @@ void blk_submit(struct request *rq)
 		end_request(rq, err, false);
 		return;
 	}
-	flags = arch_local_irq_save();
+	flags = local_irq_save();
 	account_start(rq);
-	arch_local_irq_restore(flags);
+	local_irq_restore(flags);
 	err = d->fops->submit(d, rq);
 	if (err && !rq->done)
 		blk_end_request(rq, err); /* refused: it never reached the device */

@@ -11,6 +11,7 @@
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/irqflags.h>
 #include <kobold/module.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -106,14 +107,14 @@ static ssize_t blkdev_write(struct file *file, const char *buf, size_t n, loff_t
 /* Ends nr of the kiocb's requests; the last one completes the kiocb. */
 static void blkdev_aio_put(struct kiocb *iocb, unsigned int nr, int error)
 {
-	unsigned long flags = arch_local_irq_save(); /* the interrupt ends requests too */
+	unsigned long flags = local_irq_save(); /* the interrupt ends requests too */
 	bool last;
 
 	if (error && !iocb->ki_error)
 		iocb->ki_error = error;
 	iocb->ki_pending -= nr;
 	last = !iocb->ki_pending;
-	arch_local_irq_restore(flags);
+	local_irq_restore(flags);
 	if (!last)
 		return;
 	if (iocb->ki_rqs != iocb->ki_rq)

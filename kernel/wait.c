@@ -15,16 +15,6 @@ void wait_for_flag(volatile bool *flag)
 	local_irq_enable();
 }
 
-unsigned long arch_local_irq_save(void)
-{
-	return local_irq_save();
-}
-
-void arch_local_irq_restore(unsigned long flags)
-{
-	local_irq_restore(flags);
-}
-
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 {
 	unsigned long flags = local_irq_save();

@@ -9,6 +9,7 @@
  */
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
+#include <kobold/irqflags.h>
 #include <kobold/ktest.h>
 #include <kobold/module.h>
 #include <kobold/slab.h>
@@ -63,9 +64,9 @@ static void rmmod_with_reads_in_flight(struct ktest *t)
 		 * first: the reset's own drain leaves it in the ring, and the
 		 * driver must end it (-ENODEV) with what it never sent.
 		 */
-		flags = arch_local_irq_save();
+		flags = local_irq_save();
 		err = module_unload("virtio_blk");
-		arch_local_irq_restore(flags);
+		local_irq_restore(flags);
 		KTEST_EXPECT_EQ(t, err, 0);
 		check_ends(t, f, &taken); /* no waiting: the removal ended them all */
 		ktest_print("    # %d of %d reads ended by the removal\n", taken, NR_INFLIGHT);

@@ -35,10 +35,6 @@ static inline void init_waitqueue_head(struct wait_queue_head *wq)
 	INIT_LIST_HEAD(&wq->head);
 }
 
-/* Interrupts off and back, for state shared with interrupt handlers (no-ops on the host). */
-unsigned long arch_local_irq_save(void);
-void arch_local_irq_restore(unsigned long flags);
-
 /* Puts (or keeps) the entry on the queue, not yet woken; then check the condition. */
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);

@@ -239,9 +239,6 @@ void wait_for_flag(volatile bool *flag)
 	WARN(!*flag, "wait_for_flag: nothing will set this flag on the host");
 }
 
-unsigned long arch_local_irq_save(void) { return 0; }
-void arch_local_irq_restore(unsigned long flags) {}
-
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 {
 	wait->woken = false;
