@@ -50,6 +50,20 @@ def test_root_is_a_ram_filesystem_with_sys_and_dev_mounted(vm):
     assert re.search(r"^drwxrwxrwt tmp$", sh(vm, "ls -l /"), re.M)
 
 
+def test_ls_of_several_operands_is_laid_out_as_coreutils(vm):
+    """Missing operands reported first, then the files sorted, one a line, then each
+    directory under its header, a blank line before each header that follows output."""
+    assert sh(vm, "mkdir /tmp/ls1 /tmp/ls2") == "" and sh(vm, "touch /tmp/ls2/b") == ""
+    assert vm.run("ls /tmp/ls2 /dev/zero /nonexist /tmp/ls1 /dev/null") == (
+        "ls: cannot access '/nonexist': No such file or directory\n"
+        "/dev/null\n/dev/zero\n\n/tmp/ls1:\n\n/tmp/ls2:\nb\n")
+    assert vm.run("ls -l /dev/zero /dev/null") == (
+        "crw-rw-rw-      1,   3 /dev/null\ncrw-rw-rw-      1,   5 /dev/zero\n")
+    assert vm.run("ls /nonexist /tmp/ls2") == (
+        "ls: cannot access '/nonexist': No such file or directory\n/tmp/ls2:\nb\n")
+    assert sh(vm, "rm -r /tmp/ls1 /tmp/ls2") == ""
+
+
 def test_create_write_append_read_rename_remove(vm):
     assert sh(vm, "echo one > /tmp/f") == ""
     assert sh(vm, "echo two >> /tmp/f") == ""

@@ -153,12 +153,32 @@ static int ls_dir(struct path *p, bool longfmt)
 	return err;
 }
 
-static int ls_one(const char *path, bool longfmt, bool header)
+/* The lookup ls makes of an operand: -l shows a link itself, unless the name ends in '/'. */
+static int ls_lookup(const char *path, bool longfmt, struct path *p)
 {
 	size_t len = strlen(path);
 	bool follow = !longfmt || (len && path[len - 1] == '/');
+
+	return vfs_path_lookup(shell_cwd(), path, follow ? LOOKUP_FOLLOW : 0, p);
+}
+
+/* 1 for a directory, 0 for anything else, or -errno. */
+static int ls_is_dir(const char *path, bool longfmt)
+{
 	struct path p;
-	int err = vfs_path_lookup(shell_cwd(), path, follow ? LOOKUP_FOLLOW : 0, &p);
+	int err = ls_lookup(path, longfmt, &p);
+
+	if (err)
+		return err;
+	err = S_ISDIR(p.inode->i_mode);
+	path_put(&p);
+	return err;
+}
+
+static int ls_one(const char *path, bool longfmt, bool header)
+{
+	struct path p;
+	int err = ls_lookup(path, longfmt, &p);
 
 	if (err) {
 		sh_err("ls: cannot access '%s': %s\n", path, kstrerror(err));
@@ -179,10 +199,27 @@ static int ls_one(const char *path, bool longfmt, bool header)
 	return err ? 1 : 0;
 }
 
+static void sort_words(char **w, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && strcmp(w[j - 1], w[j]) > 0; j--) {
+			char *t = w[j];
+
+			w[j] = w[j - 1];
+			w[j - 1] = t;
+		}
+}
+
+/*
+ * As coreutils: the operands that do not exist reported first, in their
+ * order; then the others sorted, the files first, one a line, and each
+ * directory under a "DIR:" header, with a blank line before each header
+ * that follows other output.
+ */
 static int cmd_ls(int argc, char **argv)
 {
-	bool longfmt = false;
-	int i = 1, status = 0, npaths;
+	bool longfmt = false, printed = false;
+	int i = 1, n, status = 0, npaths;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (strcmp(argv[i], "-l") != 0) {
@@ -194,11 +231,30 @@ static int cmd_ls(int argc, char **argv)
 	npaths = argc - i;
 	if (npaths == 0)
 		return ls_one(".", longfmt, false);
-	for (; i < argc; i++) {
-		status |= ls_one(argv[i], longfmt, npaths > 1);
-		if (npaths > 1 && i + 1 < argc)
-			sh_printf("\n");
+	n = i;
+	for (int j = i; j < argc; j++) {
+		int err = ls_is_dir(argv[j], longfmt);
+
+		if (err < 0) {
+			sh_err("ls: cannot access '%s': %s\n", argv[j], kstrerror(err));
+			status = 1;
+		} else {
+			argv[n++] = argv[j]; /* kept, in place */
+		}
 	}
+	sort_words(argv + i, n - i);
+	for (int j = i; j < n; j++)
+		if (ls_is_dir(argv[j], longfmt) == 0) {
+			status |= ls_one(argv[j], longfmt, false);
+			printed = true;
+		}
+	for (int j = i; j < n && !signal_pending(); j++)
+		if (ls_is_dir(argv[j], longfmt) == 1) {
+			if (printed)
+				sh_printf("\n");
+			status |= ls_one(argv[j], longfmt, npaths > 1);
+			printed = true;
+		}
 	return status;
 }
 SHELL_COMMAND("ls", "[-l] [PATH...]", "list a directory, sorted (-l: modes and link targets)", cmd_ls);
