@@ -25,6 +25,33 @@ def test_syntax_errors_are_reported(kernel):
     assert kernel.run("echo still here").strip() == "still here"
 
 
+def test_a_list_runs_each_command_in_turn(kernel):
+    """';' separates commands, as in sh: each runs, a failure does not stop the next, a
+    syntax error anywhere runs none of them, and a quoted or escaped ';' is a character."""
+    assert kernel.run("echo one > /tmp/list; echo two >> /tmp/list;cat /tmp/list") == "one\ntwo\n"
+    assert kernel.run("nosuch; echo after;") == "nosuch: command not found\nafter\n"
+    for bad in ("; echo x", "echo a;; echo b", "echo a >; echo b"):
+        assert kernel.run(bad) == "kobold: syntax error near unexpected token `;'\n", bad
+    assert kernel.run('echo ran > /tmp/list; echo "oops') == \
+        "kobold: syntax error: unterminated quoted string\n"
+    assert kernel.run("cat /tmp/list") == "one\ntwo\n"  # the first command did not run
+    assert kernel.run('echo "a;b" c\\;d') == "a;b c;d\n"
+    assert "list" not in kernel.run("rm /tmp/list; ls /tmp").split()
+
+
+def test_pipes_input_redirection_and_jobs_are_refused(kernel):
+    """The shell has no '|', '<' or '&': typed unquoted, each is a syntax error that runs
+    nothing, not a character passed on to the command; quoted, each is a character."""
+    assert kernel.run("dmesg | grep sbd") == \
+        "kobold: syntax error: no pipes (`|'); quote it to mean the character\n"
+    assert kernel.run("cat < /tmp/x") == \
+        "kobold: syntax error: no input redirection (`<'); quote it to mean the character\n"
+    assert kernel.run("echo made > /tmp/job &") == \
+        "kobold: syntax error: no background jobs (`&'); quote it to mean the character\n"
+    assert "job" not in kernel.run("ls /tmp")
+    assert kernel.run("echo 'a|b' \"c<d\" e\\&f") == "a|b c<d e&f\n"
+
+
 def test_redirect_to_missing_file_fails_cleanly(kernel):
     out = kernel.run("echo 1 > /nonexistent/file")
     assert "/nonexistent/file: No such file or directory" in out

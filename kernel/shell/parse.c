@@ -1,7 +1,10 @@
 /*
  * parse.c: splits a shell line into words as a POSIX shell would for the
  * simple cases: blanks separate words, '...' and "..." quote, a backslash
- * escapes the next byte, and an unquoted '>' redirects output to a file.
+ * escapes the next byte, an unquoted '>' redirects output to a file, and
+ * an unquoted ';' ends one command of a list. An unquoted '|', '<' or '&'
+ * (a pipe, an input redirection, a background job) is refused, not taken
+ * as a plain character: the shell has none of them.
  */
 #include <kobold/errno.h>
 #include <kobold/shell.h>
@@ -16,20 +19,43 @@ struct parser {
 
 static bool at_end(const struct parser *p) { return p->src >= p->end || !*p->src; }
 
-/* Copies one word to dst and terminates it; false at the end of the line. */
-static bool next_word(struct parser *p, bool *is_redirect, bool *append)
+enum token { TOK_END,
+	     TOK_WORD,
+	     TOK_REDIRECT,
+	     TOK_SEPARATOR };
+
+/* The message for an operator the shell does not have, or NULL. */
+static const char *unsupported(char c)
+{
+	switch (c) {
+	case '|':
+		return "syntax error: no pipes (`|'); quote it to mean the character";
+	case '<':
+		return "syntax error: no input redirection (`<'); quote it to mean the character";
+	case '&':
+		return "syntax error: no background jobs (`&'); quote it to mean the character";
+	default:
+		return NULL;
+	}
+}
+
+/* The next token; a word is copied to dst and terminated. */
+static enum token next_token(struct parser *p, bool *append)
 {
 	char quote = 0;
 
 	while (!at_end(p) && (*p->src == ' ' || *p->src == '\t'))
 		p->src++;
 	if (at_end(p))
-		return false;
-	*is_redirect = *p->src == '>';
-	if (*is_redirect) {
+		return TOK_END;
+	if (*p->src == ';') {
+		p->src++;
+		return TOK_SEPARATOR;
+	}
+	if (*p->src == '>') {
 		*append = p->src + 1 < p->end && p->src[1] == '>';
 		p->src += *append ? 2 : 1;
-		return true;
+		return TOK_REDIRECT;
 	}
 	for (; !at_end(p); p->src++) {
 		char c = *p->src;
@@ -47,16 +73,19 @@ static bool next_word(struct parser *p, bool *is_redirect, bool *append)
 			quote = c;
 		} else if (c == '\\' && escapable) {
 			*p->dst++ = *++p->src;
-		} else if (c == ' ' || c == '\t' || c == '>') {
+		} else if (c == ' ' || c == '\t' || c == '>' || c == ';') {
+			break;
+		} else if (unsupported(c)) {
+			p->err = unsupported(c);
 			break;
 		} else {
 			*p->dst++ = c;
 		}
 	}
 	*p->dst++ = '\0';
-	if (quote)
+	if (quote && !p->err)
 		p->err = "syntax error: unterminated quoted string";
-	return true;
+	return TOK_WORD;
 }
 
 static int add_word(struct shell_cmdline *cl, char *word, bool *want_file, const char **err)
@@ -77,20 +106,30 @@ static int add_word(struct shell_cmdline *cl, char *word, bool *want_file, const
 int shell_parse(const char *line, struct shell_cmdline *cl, const char **err)
 {
 	struct parser p = { line, line + strnlen(line, SHELL_LINE_MAX - 1), cl->words, NULL };
-	bool redir, append = false, want_file = false;
+	bool append = false, want_file = false;
+	enum token tok;
 	char *word;
 
 	cl->argc = 0;
 	cl->redirect = NULL;
 	cl->append = false;
-	while (word = p.dst, next_word(&p, &redir, &append)) {
+	cl->next = NULL;
+	while (word = p.dst, (tok = next_token(&p, &append)) != TOK_END) {
 		if (p.err)
 			goto fail;
-		if (redir && (want_file || cl->redirect)) {
+		if (tok == TOK_SEPARATOR) {
+			if (want_file || (cl->argc == 0 && !cl->redirect)) {
+				p.err = "syntax error near unexpected token `;'";
+				goto fail;
+			}
+			cl->next = p.src; /* the rest of the list */
+			break;
+		}
+		if (tok == TOK_REDIRECT && (want_file || cl->redirect)) {
 			p.err = "syntax error near unexpected token `>'";
 			goto fail;
 		}
-		if (redir) {
+		if (tok == TOK_REDIRECT) {
 			want_file = true;
 			cl->append = append;
 		} else if (add_word(cl, word, &want_file, &p.err))
@@ -106,5 +145,6 @@ fail:
 	*err = p.err;
 	cl->argc = 0;
 	cl->redirect = NULL;
+	cl->next = NULL;
 	return -EINVAL;
 }

@@ -126,15 +126,11 @@ static int run_command(const struct shell_command *c, struct shell_cmdline *cl)
 	return status;
 }
 
-int shell_execute(const char *line)
+/* One command of the line, parsed into cmdline. */
+static int execute_one(void)
 {
 	const struct shell_command *c;
-	const char *err;
 
-	if (shell_parse(line, &cmdline, &err)) {
-		sh_err("kobold: %s\n", err);
-		return 2;
-	}
 	if (cmdline.argc == 0)
 		return 0;
 	if (!nesting)
@@ -145,6 +141,29 @@ int shell_execute(const char *line)
 		return 127;
 	}
 	return run_command(c, &cmdline);
+}
+
+/*
+ * Runs a line: one command, or a list of them separated by ';', in turn.
+ * As sh does, a syntax error anywhere runs none of it, the status is the
+ * last command's, and Ctrl-C stops the list.
+ */
+int shell_execute(const char *line)
+{
+	const char *err, *next;
+	int status = 0;
+
+	for (const char *s = line; s; s = cmdline.next)
+		if (shell_parse(s, &cmdline, &err)) {
+			sh_err("kobold: %s\n", err);
+			return 2;
+		}
+	for (const char *s = line; s && status != 130; s = next) {
+		shell_parse(s, &cmdline, &err);
+		next = cmdline.next; /* before the command, which may run lines of its own */
+		status = execute_one();
+	}
+	return status;
 }
 
 static int cmd_history(int argc, char **argv)

@@ -28,10 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memcpy(line, data, size);
 	line[size] = '\0';
-	if (shell_parse(line, &cl, &err) == 0)
+	if (shell_parse(line, &cl, &err) == 0) {
 		check_words();
-	else if (!err || cl.argc != 0 || cl.redirect)
+		if (cl.next && (cl.next <= line || cl.next > line + size))
+			abort(); /* the rest of a list lies after its ';', inside the line */
+	} else if (!err || cl.argc != 0 || cl.redirect || cl.next) {
 		abort();
+	}
 	free(line);
 	return 0;
 }
