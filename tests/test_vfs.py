@@ -52,7 +52,8 @@ def test_root_is_a_ram_filesystem_with_sys_and_dev_mounted(vm):
 
 def test_ls_of_several_operands_is_laid_out_as_coreutils(vm):
     """Missing operands reported first, then the files sorted, one a line, then each
-    directory under its header, a blank line before each header that follows output."""
+    directory under its header, a blank line before each header that follows output;
+    names with a leading '.' with -a only."""
     assert sh(vm, "mkdir /tmp/ls1 /tmp/ls2") == "" and sh(vm, "touch /tmp/ls2/b") == ""
     assert vm.run("ls /tmp/ls2 /dev/zero /nonexist /tmp/ls1 /dev/null") == (
         "ls: cannot access '/nonexist': No such file or directory\n"
@@ -61,6 +62,13 @@ def test_ls_of_several_operands_is_laid_out_as_coreutils(vm):
         "crw-rw-rw-      1,   3 /dev/null\ncrw-rw-rw-      1,   5 /dev/zero\n")
     assert vm.run("ls /nonexist /tmp/ls2") == (
         "ls: cannot access '/nonexist': No such file or directory\n/tmp/ls2:\nb\n")
+    # A name with a leading '.' only with -a, which adds . and .. (-la and -al alike).
+    assert sh(vm, "touch /tmp/ls2/.dot") == ""
+    assert vm.run("ls /tmp/ls2") == "b\n"
+    assert vm.run("ls -a /tmp/ls2") == ".\n..\n.dot\nb\n"
+    assert vm.run("ls -al /tmp/ls2") == vm.run("ls -la /tmp/ls2") == (
+        "drwxr-xr-x .\ndrwxrwxrwt ..\n-rw-r--r-- .dot\n-rw-r--r-- b\n")
+    assert vm.run("ls -lq /tmp") == "ls: invalid option -- 'q'\nusage: ls [-la] [PATH...]\n"
     assert sh(vm, "rm -r /tmp/ls1 /tmp/ls2") == ""
 
 

@@ -128,7 +128,16 @@ static void ls_long(const struct path *dir, const char *name, const char *shown)
 		sh_printf("%s %s\n", mode, shown);
 }
 
-static int ls_dir(struct path *p, bool longfmt)
+static void ls_entry(struct path *p, const char *name, bool longfmt)
+{
+	if (longfmt)
+		ls_long(p, name, name);
+	else
+		sh_printf("%s\n", name);
+}
+
+/* A directory's names; those that start with '.' only with -a, which adds . and .. too. */
+static int ls_dir(struct path *p, bool longfmt, bool all)
 {
 	struct vfs_dirent *de = kmalloc(sizeof(*de));
 	struct file *f;
@@ -138,15 +147,17 @@ static int ls_dir(struct path *p, bool longfmt)
 		kfree(de);
 		return err;
 	}
+	if (all) {
+		ls_entry(p, ".", longfmt);
+		ls_entry(p, "..", longfmt);
+	}
 	while ((err = vfs_readdir(f, de)) == 1) {
 		if (signal_pending()) {
 			err = -EINTR;
 			break;
 		}
-		if (longfmt)
-			ls_long(p, de->name, de->name);
-		else
-			sh_printf("%s\n", de->name);
+		if (all || de->name[0] != '.')
+			ls_entry(p, de->name, longfmt);
 	}
 	vfs_close(f);
 	kfree(de);
@@ -175,7 +186,7 @@ static int ls_is_dir(const char *path, bool longfmt)
 	return err;
 }
 
-static int ls_one(const char *path, bool longfmt, bool header)
+static int ls_one(const char *path, bool longfmt, bool all, bool header)
 {
 	struct path p;
 	int err = ls_lookup(path, longfmt, &p);
@@ -187,7 +198,7 @@ static int ls_one(const char *path, bool longfmt, bool header)
 	if (S_ISDIR(p.inode->i_mode)) {
 		if (header)
 			sh_printf("%s:\n", path);
-		err = ls_dir(&p, longfmt);
+		err = ls_dir(&p, longfmt, all);
 		if (err && err != -EINTR)
 			sh_err("ls: cannot open directory '%s': %s\n", path, kstrerror(err));
 	} else if (longfmt) {
@@ -218,19 +229,21 @@ static void sort_words(char **w, int n)
  */
 static int cmd_ls(int argc, char **argv)
 {
-	bool longfmt = false, printed = false;
+	bool longfmt = false, all = false, printed = false;
 	int i = 1, n, status = 0, npaths;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (strcmp(argv[i], "-l") != 0) {
-			sh_err("ls: invalid option '%s'\nusage: ls [-l] [PATH...]\n", argv[i]);
-			return 2;
+		for (const char *o = argv[i] + 1; *o; o++) {
+			if (*o != 'l' && *o != 'a') {
+				sh_err("ls: invalid option -- '%c'\nusage: ls [-la] [PATH...]\n", *o);
+				return 2;
+			}
+			*(*o == 'l' ? &longfmt : &all) = true;
 		}
-		longfmt = true;
 	}
 	npaths = argc - i;
 	if (npaths == 0)
-		return ls_one(".", longfmt, false);
+		return ls_one(".", longfmt, all, false);
 	n = i;
 	for (int j = i; j < argc; j++) {
 		int err = ls_is_dir(argv[j], longfmt);
@@ -245,19 +258,21 @@ static int cmd_ls(int argc, char **argv)
 	sort_words(argv + i, n - i);
 	for (int j = i; j < n; j++)
 		if (ls_is_dir(argv[j], longfmt) == 0) {
-			status |= ls_one(argv[j], longfmt, false);
+			status |= ls_one(argv[j], longfmt, all, false);
 			printed = true;
 		}
 	for (int j = i; j < n && !signal_pending(); j++)
 		if (ls_is_dir(argv[j], longfmt) == 1) {
 			if (printed)
 				sh_printf("\n");
-			status |= ls_one(argv[j], longfmt, npaths > 1);
+			status |= ls_one(argv[j], longfmt, all, npaths > 1);
 			printed = true;
 		}
 	return status;
 }
-SHELL_COMMAND("ls", "[-l] [PATH...]", "list a directory, sorted (-l: modes and link targets)", cmd_ls);
+SHELL_COMMAND("ls", "[-la] [PATH...]",
+	      "list a directory, sorted (-l: modes and link targets; -a: names with a leading '.' too)",
+	      cmd_ls);
 
 static int cmd_cd(int argc, char **argv)
 {

@@ -53,7 +53,8 @@ static const struct {
 		      "One unregistered but still referenced shows as deleted." },
 	{ "logout", "As exit: poweroff switches the machine off; in QEMU, Ctrl-A X quits." },
 	{ "ls", "One name a line, sorted. -l adds the type, the mode and, for a link,\n"
-		"name -> target." },
+		"name -> target; -a shows names that start with '.', and . and ..\n"
+		"Several PATHs: the files first, then each directory under a header." },
 	{ "lsblk", "NAME MAJ:MIN RM SIZE RO TYPE for every disk and partition, as\n"
 		   "util-linux prints them." },
 	{ "lsmod", "The built-in modules that are loaded, as lsmod prints them." },
