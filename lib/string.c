@@ -41,7 +41,7 @@ void *memmove(void *dst, const void *src, size_t n)
 
 /*
  * Under QEMU's TCG a rep stos runs one translated loop per element; a loop
- * of eight 32-bit stores fills about twice as fast. Large fills (a RAM
+ * of eight 32-bit stores fills 1.6 times as fast or more. Large fills (a RAM
  * disk's kzalloc, the slab's poison, /dev/zero) take that loop, from the
  * first aligned word; the rest, and small fills, rep stosb.
  */
