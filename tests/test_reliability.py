@@ -266,6 +266,23 @@ def test_failslab_walk_virtio_blk_probe(boot_with, virtio_disk):
     assert k.run("cat /sys/class/block/vda/serial").strip() == "KOBOLD-REL"
 
 
+def test_failslab_walk_virtio_console_probe(boot_with, tmp_path):
+    """Every allocation of virtio_console's probe (the tty, the queues, the buffers, the
+    /dev node) fails in turn: each failure unwinds to where it started, and the console
+    works once the module loads whole."""
+    sock = str(tmp_path / "hvc.sock")
+    k = fast(boot_with(qemu_args=[
+        "-chardev", "socket,id=hvc0,path=%s,server=on,wait=off" % sock,
+        "-device", "virtio-serial-pci", "-device", "virtconsole,chardev=hvc0"]))
+    assert "hvc0" in k.run("ls /sys/class/tty"), k.transcript()
+    k.run("rmmod virtio_console")
+    records = walk(k, "modprobe virtio_console", "rmmod virtio_console",
+                   "modprobe: ERROR: could not insert 'virtio_console': Cannot allocate memory")
+    assert len(records) >= 10, records
+    k.run("modprobe virtio_console")
+    assert k.run("ls -l /dev/hvc0") == "crw-------    229,   0 /dev/hvc0\n"
+
+
 # -- the failslab walk over every command ---------------------------------------
 
 # Commands the walk leaves out, and why. Every other command in `help` is walked.

@@ -132,10 +132,10 @@ out:
 }
 
 /*
- * With MSI-X the queue's vector is requested first: a 1.x queue, once
- * enabled, stays enabled until a reset, so nothing may fail after it if
- * the INTx fallback is to set the queue up again. A queue with no callback
- * gets no vector (as Linux): the device never interrupts for it.
+ * With MSI-X the queue's vector is requested first, so that a failure
+ * leaves nothing to undo in the device (a 1.x transport enables its queues
+ * only once all are set up). A queue with no callback gets no vector (as
+ * Linux): the device never interrupts for it.
  */
 static struct virtqueue *vp_setup_one(struct virtio_pci_device *vp_dev, unsigned int i,
 				      vq_callback_t *callback, const char *name, u16 vec)

@@ -150,7 +150,6 @@ static bool notify_addr_ok(struct virtio_pci_device *vp, u32 off)
 	return (u64)off * vp->notify_off_multiplier + 2 <= vp->notify_len;
 }
 
-/* §4.1.5.1.3: select, size, addresses, then queue_enable. */
 /* §4.1.5.1.2: a vector is set by writing it; reading back NO_VECTOR means refused. */
 static bool vp_config_vector(struct virtio_pci_device *vp, u16 vector)
 {
@@ -158,6 +157,7 @@ static bool vp_config_vector(struct virtio_pci_device *vp, u16 vector)
 	return ioread16(vp->common, VIRTIO_PCI_COMMON_MSIX) == vector;
 }
 
+/* §4.1.5.1.3: select, size, addresses and vector; queue_enable comes last, for all. */
 static struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
 				     vq_callback_t *callback, const char *name, u16 msix_vec)
 {
@@ -194,8 +194,7 @@ static struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int 
 		if (ioread16(c, VIRTIO_PCI_COMMON_Q_MSIX) != msix_vec)
 			goto out_vq;
 	}
-	iowrite16(c, VIRTIO_PCI_COMMON_Q_ENABLE, 1);
-	return vq;
+	return vq; /* enabled by vp_modern_find_vqs, once every queue is set up */
 
 out_vq:
 	vring_del_virtqueue(vq);
@@ -204,6 +203,29 @@ out_ring:
 out_info:
 	kfree(info);
 	return NULL;
+}
+
+/*
+ * Every queue set up, then every queue enabled (§4.1.5.1.3's last step),
+ * as Linux's vp_modern_find_vqs does: a 1.x queue once enabled stays so
+ * until a reset, so if the second queue failed with the first enabled, the
+ * INTx fallback, and every later probe, would find the first taken.
+ */
+static int vp_modern_find_vqs(struct virtio_device *vdev, unsigned int nvqs,
+			      struct virtqueue *vqs[], vq_callback_t *callbacks[],
+			      const char *const names[])
+{
+	volatile u8 *c = to_vp_device(vdev)->common;
+	int err = vp_find_vqs(vdev, nvqs, vqs, callbacks, names);
+	struct virtqueue *vq;
+
+	if (err)
+		return err;
+	list_for_each_entry(vq, &vdev->vqs, list) {
+		iowrite16(c, VIRTIO_PCI_COMMON_Q_SELECT, (u16)vq->index);
+		iowrite16(c, VIRTIO_PCI_COMMON_Q_ENABLE, 1);
+	}
+	return 0;
 }
 
 /* Queues cannot be disabled one by one in 1.x: the caller has reset the device. */
@@ -235,7 +257,7 @@ static const struct virtio_config_ops virtio_pci_config_ops = {
 	.reset = vp_reset,
 	.get_features = vp_get_features,
 	.finalize_features = vp_finalize_features,
-	.find_vqs = vp_find_vqs,
+	.find_vqs = vp_modern_find_vqs,
 	.del_vqs = vp_del_vqs,
 	.bus_name = vp_bus_name,
 };
