@@ -213,3 +213,22 @@ def test_lab9_starter_works_but_has_no_pm(base, workdir):
     assert r.stdout.count("FAIL  ") == 5, r.stdout
     assert "a fan's parent is the controller" in r.stdout, r.stdout
     shutil.rmtree(starter, ignore_errors=True)
+
+
+def test_lab10_a_rule_by_name_fails_only_the_slot_check(base, workdir):
+    """Rules that name the disk (KERNEL=="vdc") instead of its slot give the checker's
+    three-disk boot every link it wants; only the boot with slot 5's disk alone (vda)
+    catches them, and that check is the one to fail."""
+    tree, _ = base
+    d = os.path.join(workdir, "lab10-by-name")
+    shutil.copytree(tree, d, symlinks=True)
+    rules = os.path.join(d, "etc", "udev", "rules.d", "70-backup.rules")
+    os.makedirs(os.path.dirname(rules), exist_ok=True)
+    with open(rules, "w") as f:
+        f.write('SUBSYSTEM=="block", KERNEL=="vdc", SYMLINK+="backup"\n'
+                'SUBSYSTEM=="block", KERNEL=="vdc[0-9]", SYMLINK+="backup%n"\n')
+    r = checker(d, 10, build(d))
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("FAIL  ") == 1, r.stdout
+    assert "FAIL  with slot 5's disk alone (so named vda)" in r.stdout, r.stdout
+    shutil.rmtree(d, ignore_errors=True)

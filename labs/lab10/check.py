@@ -27,10 +27,10 @@ _images = tempfile.mkdtemp(prefix="lab10-")
 atexit.register(shutil.rmtree, _images, True)
 
 
-def images():
-    """QEMU's options for the three disks (the images made once, in a temporary directory)."""
+def images(slots=SLOTS):
+    """QEMU's options for the disks (the images made once, in a temporary directory)."""
     args = ["-nic", "none"]
-    for slot, name in SLOTS.items():
+    for slot in slots:
         path = os.path.join(_images, "slot%d.img" % slot)
         if not os.path.exists(path):
             partimg.mbr(path, 16, [(2048, 8192, partimg.LINUX), (10240, 8192, partimg.EXTENDED)],
@@ -123,8 +123,16 @@ def links_follow_the_disk(s):
     expect_eq(links(s), LINKS, "the backup* links after echo 1 > /sys/bus/pci/rescan")
 
 
+def links_follow_the_slot(s):
+    """with slot 5's disk alone (so named vda), the links follow it: the slot, not the name"""
+    s.boot(qemu_args=images([5]))  # its own boot: the last check
+    alone = {name: "vda" + target[len(BACKUP):] for name, target in LINKS.items()}
+    expect_eq(links(s), alone, "the backup* links with slot 5's disk booted alone, as vda "
+                               "(a rule that names vdc, or any name, follows the name, not the slot)")
+
+
 CHECKS = [rules_load, backup_link, partition_links, udevadm_shows_it, change_keeps_links,
-          links_follow_the_disk]
+          links_follow_the_disk, links_follow_the_slot]
 TITLE = "Lab 10: a udev rule, /dev/backup"
 
 if __name__ == "__main__":
