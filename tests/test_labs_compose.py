@@ -232,3 +232,24 @@ def test_lab10_a_rule_by_name_fails_only_the_slot_check(base, workdir):
     assert r.stdout.count("FAIL  ") == 1, r.stdout
     assert "FAIL  with slot 5's disk alone (so named vda)" in r.stdout, r.stdout
     shutil.rmtree(d, ignore_errors=True)
+
+
+def test_lab11_without_the_change_event_fails_only_that_check(base, workdir):
+    """The reference solution without its kobject_hotplug(KOBJ_CHANGE): the disk still
+    grows and shrinks, through work, on both transports; only the event check fails."""
+    tree, _ = base
+    d = os.path.join(workdir, "lab11-no-event")
+    shutil.copytree(tree, d, symlinks=True)
+    assert labtree.apply(d, patch(11))[0]
+    target = os.path.join(d, "drivers/block/virtio_blk.c")
+    with open(target) as f:
+        text = f.read()
+    event = "\tkobject_hotplug(&vblk->disk->cdev.kobj, KOBJ_CHANGE);\n"
+    assert event in text
+    with open(target, "w") as f:
+        f.write(text.replace(event, ""))
+    r = checker(d, 11, build(d))
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("FAIL  ") == 1, r.stdout
+    assert "FAIL  each resize sends one change event for the disk" in r.stdout, r.stdout
+    shutil.rmtree(d, ignore_errors=True)
