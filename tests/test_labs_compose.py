@@ -148,6 +148,24 @@ def test_checker_shows_the_oops_not_the_boot_banner(base, workdir):
     shutil.rmtree(broken, ignore_errors=True)
 
 
+def solution_without(base, workdir, lab, rel, line):
+    """Lab N's checker on the starting tree with the reference solution applied, less
+    one line of the file at REL (a solution with one mistake)."""
+    tree, _ = base
+    d = os.path.join(workdir, "lab%d-less-a-line" % lab)
+    shutil.copytree(tree, d, symlinks=True)
+    assert labtree.apply(d, patch(lab))[0]
+    target = os.path.join(d, rel)
+    with open(target) as f:
+        text = f.read()
+    assert line in text, "labs/solutions/lab%d.patch no longer has %r" % (lab, line)
+    with open(target, "w") as f:
+        f.write(text.replace(line, ""))
+    r = checker(d, lab, build(d))
+    shutil.rmtree(d, ignore_errors=True)
+    return r
+
+
 def starter_checker(base, workdir, lab, starter, dest):
     """Lab N's checker on a copy of the starting tree with the lab's starter file
     (labs/labN/STARTER) in place at DEST: the copy's path and the checker's result."""
@@ -184,23 +202,15 @@ def test_lab7_starter_fails_and_the_pin_check_can_fail(base, workdir):
     """The lab 7 starter (a skeleton) builds with WERROR, loads and fails every check;
     the reference solution without `.owner = THIS_MODULE` fails only the pinning check."""
     variant, r = starter_checker(base, workdir, 7, "kobold.c", "drivers/char/kobold.c")
-    target = os.path.join(variant, "drivers/char/kobold.c")
     assert r.returncode == 1, r.stdout
     assert r.stdout.count("FAIL  ") == len(labtree.load(7).CHECKS), r.stdout
     assert "No such file or directory (no character device node)" in r.stdout, r.stdout
+    shutil.rmtree(variant, ignore_errors=True)
 
-    os.remove(target)
-    assert labtree.apply(variant, patch(7))[0]
-    with open(target) as f:
-        text = f.read()
-    assert "\t.owner = THIS_MODULE,\n" in text
-    with open(target, "w") as f:
-        f.write(text.replace("\t.owner = THIS_MODULE,\n", ""))
-    r = checker(variant, 7, build(variant))
+    r = solution_without(base, workdir, 7, "drivers/char/kobold.c", "\t.owner = THIS_MODULE,\n")
     assert r.returncode == 1, r.stdout
     assert r.stdout.count("FAIL  ") == 1, r.stdout
     assert "FAIL  rmmod kobold is refused while /dev/kobold is open" in r.stdout, r.stdout
-    shutil.rmtree(variant, ignore_errors=True)
 
 
 def test_lab9_starter_works_but_has_no_pm(base, workdir):
@@ -237,19 +247,8 @@ def test_lab10_a_rule_by_name_fails_only_the_slot_check(base, workdir):
 def test_lab11_without_the_change_event_fails_only_that_check(base, workdir):
     """The reference solution without its kobject_hotplug(KOBJ_CHANGE): the disk still
     grows and shrinks, through work, on both transports; only the event check fails."""
-    tree, _ = base
-    d = os.path.join(workdir, "lab11-no-event")
-    shutil.copytree(tree, d, symlinks=True)
-    assert labtree.apply(d, patch(11))[0]
-    target = os.path.join(d, "drivers/block/virtio_blk.c")
-    with open(target) as f:
-        text = f.read()
-    event = "\tkobject_hotplug(&vblk->disk->cdev.kobj, KOBJ_CHANGE);\n"
-    assert event in text
-    with open(target, "w") as f:
-        f.write(text.replace(event, ""))
-    r = checker(d, 11, build(d))
+    r = solution_without(base, workdir, 11, "drivers/block/virtio_blk.c",
+                         "\tkobject_hotplug(&vblk->disk->cdev.kobj, KOBJ_CHANGE);\n")
     assert r.returncode == 1, r.stdout
     assert r.stdout.count("FAIL  ") == 1, r.stdout
     assert "FAIL  each resize sends one change event for the disk" in r.stdout, r.stdout
-    shutil.rmtree(d, ignore_errors=True)
