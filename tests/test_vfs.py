@@ -53,7 +53,7 @@ def test_root_is_a_ram_filesystem_with_sys_and_dev_mounted(vm):
 def test_ls_of_several_operands_is_laid_out_as_coreutils(vm):
     """Missing operands reported first, then the files sorted, one a line, then each
     directory under its header, a blank line before each header that follows output;
-    names with a leading '.' with -a only."""
+    names with a leading '.' with -a only, in ls and in tree."""
     assert sh(vm, "mkdir /tmp/ls1 /tmp/ls2") == "" and sh(vm, "touch /tmp/ls2/b") == ""
     assert vm.run("ls /tmp/ls2 /dev/zero /nonexist /tmp/ls1 /dev/null") == (
         "ls: cannot access '/nonexist': No such file or directory\n"
@@ -69,6 +69,10 @@ def test_ls_of_several_operands_is_laid_out_as_coreutils(vm):
     assert vm.run("ls -al /tmp/ls2") == vm.run("ls -la /tmp/ls2") == (
         "drwxr-xr-x .\ndrwxrwxrwt ..\n-rw-r--r-- .dot\n-rw-r--r-- b\n")
     assert vm.run("ls -lq /tmp") == "ls: invalid option -- 'q'\nusage: ls [-la] [PATH...]\n"
+    # tree hides them too, as tree(1) does, and shows them with -a.
+    assert vm.run("tree /tmp/ls2") == "/tmp/ls2\n`-- b\n\n0 directories, 1 file\n"
+    assert vm.run("tree -a /tmp/ls2") == "/tmp/ls2\n|-- .dot\n`-- b\n\n0 directories, 2 files\n"
+    assert vm.run("tree -x") == "usage: tree [-a] [PATH]\n"
     assert sh(vm, "rm -r /tmp/ls1 /tmp/ls2") == ""
 
 

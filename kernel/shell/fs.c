@@ -347,12 +347,16 @@ SHELL_COMMAND("cat", "FILE...", "print files (an attribute: its show())", cmd_ca
 
 struct tree_count {
 	unsigned long dirs, files;
+	bool all; /* -a: names with a leading '.' too, which tree(1) hides without it */
 };
 
-/* The directory's next entry into de; false at its end. */
-static bool next_entry(struct file *f, struct vfs_dirent *de)
+/* The directory's next entry to show into de; false at its end. */
+static bool next_entry(struct file *f, struct vfs_dirent *de, bool all)
 {
-	return vfs_readdir(f, de) == 1;
+	while (vfs_readdir(f, de) == 1)
+		if (all || de->name[0] != '.')
+			return true;
+	return false;
 }
 
 static int tree_walk(struct path *dir, char *prefix, size_t plen, struct tree_count *n);
@@ -394,13 +398,13 @@ static int tree_walk(struct path *dir, char *prefix, size_t plen, struct tree_co
 		return 0;
 	}
 	next = de + 1;
-	more = next_entry(f, de);
+	more = next_entry(f, de, n->all);
 	while (more && !err) {
 		if (signal_pending()) {
 			err = -EINTR;
 			break;
 		}
-		more = next_entry(f, next);
+		more = next_entry(f, next, n->all);
 		err = tree_entry(dir, de, !more, prefix, plen, n);
 		memcpy(de, next, sizeof(*de));
 	}
@@ -411,14 +415,14 @@ static int tree_walk(struct path *dir, char *prefix, size_t plen, struct tree_co
 
 static int cmd_tree(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : ".";
-	struct tree_count n = { 0, 0 };
+	struct tree_count n = { 0, 0, argc > 1 && !strcmp(argv[1], "-a") };
+	const char *path = argc > 1 + n.all ? argv[1 + n.all] : ".";
 	struct path p;
 	char *prefix;
 	int err;
 
-	if (argc > 2) {
-		sh_err("usage: tree [PATH]\n");
+	if (argc > 2 + n.all || (argc > 1 + n.all && argv[1 + n.all][0] == '-')) {
+		sh_err("usage: tree [-a] [PATH]\n");
 		return 1;
 	}
 	err = vfs_path_lookup(shell_cwd(), path, LOOKUP_FOLLOW, &p);
@@ -446,7 +450,9 @@ static int cmd_tree(int argc, char **argv)
 	path_put(&p);
 	return err ? 130 : 0; /* -EINTR: the shell says ^C */
 }
-SHELL_COMMAND("tree", "[PATH]", "the tree below PATH, links as name -> target", cmd_tree);
+SHELL_COMMAND("tree", "[-a] [PATH]",
+	      "the tree below PATH, links as name -> target (-a: names with a leading '.' too)",
+	      cmd_tree);
 
 static int cmd_readlink(int argc, char **argv)
 {

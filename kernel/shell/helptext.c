@@ -89,7 +89,8 @@ static const struct {
 	{ "trace", "While on, every device-model call (register, add, interface add and\n"
 		   "remove, hotplug, release) is logged as it happens." },
 	{ "tree", "PATH defaults to the working directory; the last line counts the\n"
-		  "directories and files. Ctrl-C stops it." },
+		  "directories and files. Names that start with '.' only with -a.\n"
+		  "Ctrl-C stops it." },
 	{ "udevadm", "info PATH: the device's keys; info -a: its attributes and its parents'.\n"
 		     "monitor [-k] [-u] [-p] [-s SUBSYSTEM]: KERNEL and UDEV events, live, until\n"
 		     "Ctrl-C; monitor --journal: the kernel's events since boot.\n"
