@@ -163,7 +163,7 @@ def test_help_is_sorted_in_columns_that_never_touch(kernel):
 
 def test_help_cmd_prints_usage_and_what_it_does(kernel):
     out = kernel.run("help tree").rstrip("\n").split("\n")
-    assert out[0] == "tree: tree [PATH]", out
+    assert out[0] == "tree: tree [-a] [PATH]", out
     assert len(out) >= 3 and all(l.startswith("    ") for l in out[1:]), out
     assert "Ctrl-C" in kernel.run("help bench")
     assert kernel.run("help nosuch").strip() == "help: no help topics match `nosuch'"
