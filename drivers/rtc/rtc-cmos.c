@@ -10,6 +10,7 @@
 #include <kobold/platform_device.h>
 #include <kobold/printk.h>
 #include <kobold/rtc.h>
+#include <kobold/time.h>
 
 #define RTC_PORT_INDEX 0x70
 #define RTC_PORT_DATA 0x71
@@ -24,8 +25,8 @@
 #define RTC_REG_B 0x0b
 #define RTC_24H 0x02
 #define RTC_DM_BINARY 0x04
-#define RTC_CENTURY 0x32 /* the ACPI FADT's default century register, as QEMU sets it */
-#define RTC_READ_TRIES 1000
+#define RTC_CENTURY 0x32     /* the ACPI FADT's default century register, as QEMU sets it */
+#define RTC_READ_TRIES 10000 /* 100 us apart: a second */
 
 static u8 cmos_read(u8 reg)
 {
@@ -47,20 +48,32 @@ static void cmos_read_raw(u8 r[7])
 		r[i] = cmos_read(regs[i]);
 }
 
-/* Two equal reads with no update in progress before them: the time is whole. */
-static int cmos_read_stable(u8 r[7])
+/* One try: the time read twice, the same, with no update in progress before either read. */
+static bool cmos_read_once(u8 r[7])
 {
 	u8 again[7];
 
+	if (cmos_read(RTC_REG_A) & RTC_UIP)
+		return false;
+	cmos_read_raw(r);
+	if (cmos_read(RTC_REG_A) & RTC_UIP)
+		return false;
+	cmos_read_raw(again);
+	return __builtin_memcmp(r, again, 7) == 0;
+}
+
+/*
+ * A whole time, trying every 100 us for up to a second (an update takes
+ * about 2 ms). The wait leaves the chip alone, as Linux 2.6 mdelay()s when
+ * it sees an update: QEMU holds UIP until its main loop runs the clock's
+ * update, and every port access takes the lock that loop needs.
+ */
+static int cmos_read_stable(u8 r[7])
+{
 	for (int n = 0; n < RTC_READ_TRIES; n++) {
-		if (cmos_read(RTC_REG_A) & RTC_UIP)
-			continue;
-		cmos_read_raw(r);
-		if (cmos_read(RTC_REG_A) & RTC_UIP)
-			continue;
-		cmos_read_raw(again);
-		if (__builtin_memcmp(r, again, 7) == 0)
+		if (cmos_read_once(r))
 			return 0;
+		udelay(100);
 	}
 	return -EIO;
 }
