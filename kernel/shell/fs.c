@@ -229,8 +229,9 @@ static void sort_words(char **w, int n)
  */
 static int cmd_ls(int argc, char **argv)
 {
-	bool longfmt = false, all = false, printed = false;
-	int i = 1, n, status = 0, npaths;
+	char *files[SHELL_MAX_ARGS], *dirs[SHELL_MAX_ARGS];
+	bool longfmt = false, all = false;
+	int i = 1, nfiles = 0, ndirs = 0, status = 0, npaths;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		for (const char *o = argv[i] + 1; *o; o++) {
@@ -244,30 +245,27 @@ static int cmd_ls(int argc, char **argv)
 	npaths = argc - i;
 	if (npaths == 0)
 		return ls_one(".", longfmt, all, false);
-	n = i;
-	for (int j = i; j < argc; j++) {
-		int err = ls_is_dir(argv[j], longfmt);
+	for (; i < argc; i++) { /* each operand looked up once, to sort it into its group */
+		int kind = ls_is_dir(argv[i], longfmt);
 
-		if (err < 0) {
-			sh_err("ls: cannot access '%s': %s\n", argv[j], kstrerror(err));
+		if (kind < 0) {
+			sh_err("ls: cannot access '%s': %s\n", argv[i], kstrerror(kind));
 			status = 1;
+		} else if (kind) {
+			dirs[ndirs++] = argv[i];
 		} else {
-			argv[n++] = argv[j]; /* kept, in place */
+			files[nfiles++] = argv[i];
 		}
 	}
-	sort_words(argv + i, n - i);
-	for (int j = i; j < n; j++)
-		if (ls_is_dir(argv[j], longfmt) == 0) {
-			status |= ls_one(argv[j], longfmt, all, false);
-			printed = true;
-		}
-	for (int j = i; j < n && !signal_pending(); j++)
-		if (ls_is_dir(argv[j], longfmt) == 1) {
-			if (printed)
-				sh_printf("\n");
-			status |= ls_one(argv[j], longfmt, all, npaths > 1);
-			printed = true;
-		}
+	sort_words(files, nfiles);
+	sort_words(dirs, ndirs);
+	for (int j = 0; j < nfiles; j++)
+		status |= ls_one(files[j], longfmt, all, false);
+	for (int j = 0; j < ndirs && !signal_pending(); j++) {
+		if (nfiles || j)
+			sh_printf("\n");
+		status |= ls_one(dirs[j], longfmt, all, npaths > 1);
+	}
 	return status;
 }
 SHELL_COMMAND("ls", "[-la] [PATH...]",
