@@ -50,7 +50,7 @@ MODULE_SRCS := $(shell grep -l '^module_init' $(sort $(wildcard drivers/*/*.c)) 
 # The per-file flags: the module's name, and -DMODULE for modules.
 modflags = -DKBUILD_MODNAME='"$(basename $(notdir $1))"'$(if $(filter $1,$(MODULE_SRCS)), -DMODULE)
 
-KERNEL_SRCS := $(sort $(wildcard kernel/*.c kernel/mm/*.c kernel/power/*.c kernel/shell/*.c kernel/udev/*.c)) \
+KERNEL_SRCS := $(sort $(wildcard kernel/*.c mm/*.c kernel/power/*.c shell/*.c udev/*.c)) \
 	lib/string.c lib/vsprintf.c \
 	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c drivers/input/serio/*.c drivers/rtc/*.c drivers/char/*.c drivers/char/hw_random/*.c \
 		drivers/acpi/*.c drivers/misc/*.c drivers/pci/*.c drivers/virtio/*.c \

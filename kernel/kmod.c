@@ -10,7 +10,6 @@
 #include <kobold/module.h>
 #include <kobold/pci.h>
 #include <kobold/printk.h>
-#include <kobold/shell.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/virtio.h>
@@ -124,8 +123,8 @@ void kmod_init(void)
 	build_aliases();
 }
 
-void kmod_show_aliases(void)
+void kmod_for_each_alias(void (*fn)(const char *pattern, const char *module, void *data), void *data)
 {
 	for (int i = 0; i < nr_aliases; i++)
-		sh_printf("alias %s %s\n", aliases[i].pattern, aliases[i].module);
+		fn(aliases[i].pattern, aliases[i].module, data);
 }

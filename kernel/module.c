@@ -1,13 +1,12 @@
 /*
- * module.c: the module table and the lsmod, modprobe and rmmod commands.
- * Modules are linked into the kernel, but their init and exit run at
- * modprobe and rmmod time, with parameters, as loadable modules' do.
+ * module.c: the module table. Modules are linked into the kernel, but their
+ * init and exit run at modprobe and rmmod time, with parameters, as loadable
+ * modules' do. The commands themselves are the shell's (shell/kmod.c).
  */
 #include <kobold/errno.h>
 #include <kobold/module.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
-#include <kobold/shell.h>
 #include <kobold/string.h>
 
 #define MAX_MODULES 32 /* every module the tree and its labs build, with room to spare */
@@ -70,6 +69,19 @@ static u32 module_size(const char *name)
 	return 0;
 }
 
+bool module_exists(const char *name)
+{
+	build_table();
+	return find_module(name) != NULL;
+}
+
+void module_for_each_loaded(void (*fn)(const struct module *mod, u32 size, void *data), void *data)
+{
+	for (int i = 0; i < nr_modules; i++)
+		if (modules[i]->live)
+			fn(modules[i], module_size(modules[i]->name), data);
+}
+
 bool module_is_loaded(const char *name)
 {
 	struct module *m = find_module(name);
@@ -129,68 +141,3 @@ void load_builtin_modules(void)
 			pr_err("%s: init failed: %s\n", modules[i]->name, kstrerror(err));
 	}
 }
-
-static int cmd_lsmod(int argc, char **argv)
-{
-	sh_printf("Module                  Size  Used by\n");
-	for (int i = 0; i < nr_modules; i++)
-		if (modules[i]->live)
-			sh_printf("%-19s %8u  %d\n", modules[i]->name,
-				  module_size(modules[i]->name), modules[i]->refcnt);
-	return 0;
-}
-SHELL_COMMAND("lsmod", "", "list the loaded modules", cmd_lsmod);
-
-static int cmd_modprobe(int argc, char **argv)
-{
-	int err;
-
-	if (argc < 2) {
-		sh_err("modprobe: ERROR: missing module name.\n");
-		return 1;
-	}
-	if (argc == 2 && strcmp(argv[1], "-c") == 0) {
-		kmod_show_aliases();
-		return 0;
-	}
-	if (!find_module(argv[1]) && module_alias_exists(argv[1]))
-		err = request_module(argv[1]); /* kmod takes an alias for a name */
-	else
-		err = module_load(argv[1], argc - 2, argv + 2);
-	if (err == -ENOENT && !find_module(argv[1])) {
-		sh_err("modprobe: FATAL: Module %s not found.\n", argv[1]);
-		return 1;
-	}
-	if (err) {
-		sh_err("modprobe: ERROR: could not insert '%s': %s\n", argv[1], kstrerror(err));
-		return 1;
-	}
-	return 0;
-}
-SHELL_COMMAND("modprobe", "NAME|ALIAS [PARAM=VAL...] | -c",
-	      "load a module (with parameters), or the modules for a device's alias", cmd_modprobe);
-
-static int cmd_rmmod(int argc, char **argv)
-{
-	int err;
-
-	if (argc != 2) {
-		sh_err("rmmod: ERROR: usage: rmmod NAME\n");
-		return 1;
-	}
-	if (module_refcount(argv[1]) > 0) { /* kmod checks refcnt before delete_module */
-		sh_err("rmmod: ERROR: Module %s is in use\n", argv[1]);
-		return 1;
-	}
-	err = module_unload(argv[1]);
-	if (err == -ENOENT) {
-		sh_err("rmmod: ERROR: Module %s is not currently loaded\n", argv[1]);
-		return 1;
-	}
-	if (err) {
-		sh_err("rmmod: ERROR: could not remove module %s: %s\n", argv[1], kstrerror(err));
-		return 1;
-	}
-	return 0;
-}
-SHELL_COMMAND("rmmod", "NAME", "unload a module", cmd_rmmod);

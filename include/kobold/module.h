@@ -91,6 +91,9 @@ void load_builtin_modules(void);
 int module_load(const char *name, int argc, char **argv);
 /* rmmod: 0, -ENOENT (not loaded) or -EBUSY (pinned, or no exit function). */
 int module_unload(const char *name);
+bool module_exists(const char *name); /* in the table, loaded or not */
+/* lsmod: fn for each loaded module, in table order, with its size in bytes. */
+void module_for_each_loaded(void (*fn)(const struct module *mod, u32 size, void *data), void *data);
 bool module_is_loaded(const char *name);
 /* How many pins a loaded module has (lsmod's "Used by"), or -ENOENT. */
 int module_refcount(const char *name);
@@ -104,7 +107,7 @@ int request_module(const char *modalias);
 bool module_alias_exists(const char *modalias);
 /* Makes the aliases (modules.alias); udevd's 80-drivers.rules then load modules for new devices. */
 void kmod_init(void);
-/* `modprobe -c`: "alias PATTERN MODULE" lines. */
-void kmod_show_aliases(void);
+/* `modprobe -c`: fn for each alias pattern and the module it loads. */
+void kmod_for_each_alias(void (*fn)(const char *pattern, const char *module, void *data), void *data);
 
 #endif

@@ -1,4 +1,4 @@
-/* fuzz_readline.c: libFuzzer target for the line editor (kernel/shell/readline.c). */
+/* fuzz_readline.c: libFuzzer target for the line editor (shell/readline.c). */
 #include <kobold/readline.h>
 #include <kobold/string.h>
 

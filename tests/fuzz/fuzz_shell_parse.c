@@ -1,4 +1,4 @@
-/* fuzz_shell_parse.c: libFuzzer target for the shell's tokenizer (kernel/shell/parse.c). */
+/* fuzz_shell_parse.c: libFuzzer target for the shell's tokenizer (shell/parse.c). */
 #include <kobold/shell.h>
 #include <kobold/string.h>
 

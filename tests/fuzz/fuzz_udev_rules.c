@@ -1,5 +1,5 @@
 /*
- * fuzz_udev_rules.c: libFuzzer target for udev's rules (kernel/udev/): any
+ * fuzz_udev_rules.c: libFuzzer target for udev's rules (udev/): any
  * bytes parsed as a rules file and applied to an event on a small fake
  * device; nothing crashes, the counts stay bounded, and every byte is freed.
  */
