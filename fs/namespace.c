@@ -6,6 +6,7 @@
 #include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/proc_fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -176,6 +177,34 @@ void vfs_for_each_mount(void (*fn)(struct vfsmount *mnt, void *arg), void *arg)
 
 	list_for_each_entry(m, &mounts, mnt_list)
 		fn(m, arg);
+}
+
+struct mounts_text {
+	char *buf, *dir;
+	size_t size, len;
+};
+
+static void show_mount(struct vfsmount *mnt, void *arg)
+{
+	struct mounts_text *t = arg;
+	struct path p = { mnt, mnt->mnt_root };
+
+	if (vfs_path_name(&p, t->dir, PATH_MAX) < 0)
+		return;
+	t->len += scnprintf(t->buf + t->len, t->size - t->len, "%s %s %s rw 0 0\n",
+			    mnt->mnt_devname, t->dir, mnt->mnt_sb->s_type->name);
+}
+
+/* /proc/mounts: "SOURCE DIR TYPE OPTIONS 0 0" a mount, in mount order, as 2.6's. */
+size_t proc_show_mounts(char *buf, size_t size)
+{
+	struct mounts_text t = { buf, kmalloc(PATH_MAX), size, 0 };
+
+	if (!t.dir)
+		return 0;
+	vfs_for_each_mount(show_mount, &t);
+	kfree(t.dir);
+	return t.len;
 }
 
 int vfs_statfs(struct vfsmount *mnt, struct kstatfs *buf)

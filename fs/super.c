@@ -1,6 +1,7 @@
 /* super.c: filesystem types and their superblocks (one per mount of tmpfs). */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/proc_fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -31,6 +32,17 @@ struct file_system_type *get_fs_type(const char *name)
 		if (strcmp(p->name, name) == 0)
 			return p;
 	return NULL;
+}
+
+/* /proc/filesystems: "nodev" (none of Kobold's needs a block device), a tab, the name. */
+size_t proc_show_filesystems(char *buf, size_t size)
+{
+	struct file_system_type *p;
+	size_t n = 0;
+
+	list_for_each_entry(p, &file_systems, list)
+		n += scnprintf(buf + n, size - n, "nodev\t%s\n", p->name);
+	return n;
 }
 
 struct super_block *alloc_super(struct file_system_type *type, const struct super_operations *op)

@@ -7,6 +7,7 @@
 #include <asm/io.h>
 #include <kobold/console.h>
 #include <kobold/errno.h>
+#include <kobold/idle.h>
 #include <kobold/printk.h>
 #include <kobold/signal.h>
 #include <kobold/string.h>
@@ -156,7 +157,7 @@ int console_getc(void)
 			continue;
 		local_irq_disable();
 		if (in_tail == in_head && !poll_input)
-			safe_halt(); /* sti; hlt: an interrupt cannot slip in between */
+			default_idle(); /* sti; hlt: an interrupt cannot slip in between */
 		local_irq_enable();
 		cpu_relax();
 	}
@@ -166,7 +167,7 @@ void console_wait(void)
 {
 	local_irq_disable();
 	if (!work_pending_any() && !intr_pending && !poll_input)
-		safe_halt();
+		default_idle();
 	local_irq_enable();
 	cpu_relax();
 }

@@ -7,6 +7,7 @@
 #include <asm/hw_irq.h>
 #include <asm/io.h>
 #include <asm/irq.h>
+#include <asm/processor.h>
 #include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/device.h>
@@ -33,10 +34,9 @@
 #include <kobold/tty.h>
 #include <kobold/time.h>
 #include <kobold/udevd.h>
+#include <kobold/version.h>
 #include <kobold/virtio.h>
 #include <kobold/workqueue.h>
-
-#define KOBOLD_VERSION "0.1"
 
 static const char *test_suites;
 core_param(test, test_suites, charp, "run the self-tests (all, or SUITE[,SUITE]) and power off");
@@ -103,6 +103,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_info("Boot loader: %s\n", (const char *)mbi->boot_loader_name);
 	pr_info("Command line: %s\n", saved_command_line());
 	pc_bda_copy();		   /* what we need of page 0, before it goes */
+	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	gdt_init();		   /* flat segments we own */
 	idt_init();		   /* exceptions now oops instead of rebooting */
 	init_IRQ();		   /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
@@ -116,7 +117,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
 	system_devices_init(); /* /sys/devices/system: cpu0, timer0, i82590, lapic0, ioapic0 */
-	proc_root_init();      /* /proc: interrupts */
+	proc_root_init();      /* /proc: cpuinfo, meminfo, mounts, uptime, ... */
 	populate_rootfs();     /* the tree's etc/ into /etc: udev rules, say */
 	if (!test_suites)      /* the self-tests count every allocation their events make */
 		udevd_init();  /* udev: rules for every event, run as deferred work */

@@ -20,7 +20,7 @@
 #define CALIBRATE_MS 10
 
 extern u64 boot_tsc;
-static u32 tsc_khz;
+u32 tsc_khz; /* the calibrated TSC rate; 0 until time_init */
 volatile unsigned long jiffies;
 
 static enum irqreturn timer_interrupt(int irq, void *dev)

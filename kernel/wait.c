@@ -1,6 +1,7 @@
 /* wait.c: idling until an interrupt handler sets a flag or wakes a wait queue, with no lost wake-up. */
 #include <asm/io.h>
 #include <kobold/errno.h>
+#include <kobold/idle.h>
 #include <kobold/signal.h>
 #include <kobold/wait.h>
 
@@ -10,7 +11,7 @@ void wait_for_flag(volatile bool *flag)
 		local_irq_disable();
 		if (*flag)
 			break;
-		safe_halt(); /* sti; hlt: the interrupt that sets it wakes us */
+		default_idle(); /* sti; hlt: the interrupt that sets it wakes us */
 	}
 	local_irq_enable();
 }
@@ -46,7 +47,7 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 			ret = -EINTR;
 			break;
 		}
-		safe_halt(); /* the wake_up from an interrupt handler ends the halt */
+		default_idle(); /* the wake_up from an interrupt handler ends the halt */
 	}
 	local_irq_enable();
 	return ret;

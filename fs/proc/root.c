@@ -1,12 +1,14 @@
 /*
  * root.c: a small procfs mounted at /proc (Linux's fs/proc): files whose
- * text the kernel writes when they are opened. Only /proc/interrupts so
- * far, the interrupt counts of kernel/irq.c in Linux's format.
+ * text the kernel writes when they are opened, in Linux's formats. Each
+ * file's show function lives beside the data it shows (show_interrupts in
+ * kernel/irq.c, proc_show_mounts in fs/namespace.c, ...).
  */
 #include <asm/irq.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/printk.h>
+#include <kobold/proc_fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -20,7 +22,14 @@ struct proc_entry {
 
 /* Sorted by name: readdir walks them in order. */
 static const struct proc_entry proc_entries[] = {
+	{ "cmdline", proc_show_cmdline },
+	{ "cpuinfo", proc_show_cpuinfo },
+	{ "filesystems", proc_show_filesystems },
 	{ "interrupts", show_interrupts },
+	{ "meminfo", proc_show_meminfo },
+	{ "mounts", proc_show_mounts },
+	{ "uptime", proc_show_uptime },
+	{ "version", proc_show_version },
 };
 
 struct proc_snapshot {

@@ -7,6 +7,7 @@
 #define HZ 1000
 
 extern volatile unsigned long jiffies;
+extern u32 tsc_khz; /* the TSC's rate, calibrated against the PIT at boot */
 void time_init(void);
 /* /sys/devices/system/timer/timer0, the PIT. */
 int time_init_device(void);
