@@ -4,12 +4,15 @@
  * ExtINT (acknowledged at the 8259), LINT1 is the NMI, and message
  * interrupts arrive on their own vectors, acknowledged here with an EOI.
  * With an I/O APIC the 8259 is masked and the ISA lines come as messages
- * too. Its system device is /sys/devices/system/lapic/lapic0.
+ * too. Its system device is /sys/devices/system/lapic/lapic0. Each other
+ * CPU has an APIC of its own, enabled as it comes up, and the boot CPU's
+ * sends it the INIT and STARTUP messages that start it (kernel/smpboot.c).
  */
 #include <asm/apic.h>
 #include <asm/io.h>
 #include <kobold/printk.h>
 #include <kobold/sysdev.h>
+#include <kobold/time.h>
 
 #define MSR_IA32_APICBASE 0x1b
 #define MSR_IA32_APICBASE_ENABLE (1u << 11)
@@ -22,6 +25,13 @@
 #define APIC_EOI 0xb0
 #define APIC_SPIV 0xf0
 #define APIC_SPIV_APIC_ENABLED (1u << 8)
+#define APIC_ICR 0x300		 /* interrupt command, low word: writing it sends */
+#define APIC_ICR2 0x310		 /* high word: the destination APIC id in bits 31:24 */
+#define APIC_ICR_BUSY (1u << 12) /* delivery status: still sending */
+#define APIC_INT_LEVELTRIG 0x8000
+#define APIC_INT_ASSERT 0x4000
+#define APIC_DM_INIT 0x500
+#define APIC_DM_STARTUP 0x600
 #define APIC_LVTT 0x320
 #define APIC_LVT0 0x350
 #define APIC_LVT1 0x360
@@ -89,6 +99,50 @@ bool apic_init(void)
 	pr_info("APIC: local APIC %u at %#lx, virtual wire mode\n", apic_id(),
 		(unsigned long)apic_base);
 	return true;
+}
+
+/* An AP's own APIC: on, every local source masked; it takes IPIs only (no ExtINT: one 8259 master). */
+void apic_init_secondary(void)
+{
+	u64 base = rdmsr(MSR_IA32_APICBASE);
+
+	if (!(base & MSR_IA32_APICBASE_ENABLE))
+		wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_write(APIC_LVTERR, APIC_LVT_MASKED);
+	apic_write(APIC_LVT0, APIC_LVT_MASKED);
+	apic_write(APIC_LVT1, APIC_DM_NMI);
+	apic_write(APIC_TASKPRI, 0);
+	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
+}
+
+/* Sends one interprocessor interrupt and waits until the APIC has delivered it (SDM 10.6.1). */
+static bool apic_send_ipi(unsigned int apicid, u32 low)
+{
+	for (int i = 0; i < 1000 && (apic_read(APIC_ICR) & APIC_ICR_BUSY); i++)
+		udelay(1);
+	apic_write(APIC_ICR2, apicid << 24);
+	apic_write(APIC_ICR, low);
+	for (int i = 0; i < 1000; i++) {
+		if (!(apic_read(APIC_ICR) & APIC_ICR_BUSY))
+			return true;
+		udelay(1);
+	}
+	return false;
+}
+
+/* INIT, asserted then deasserted: the AP stops whatever it does and waits for a STARTUP. */
+bool apic_send_init(unsigned int apicid)
+{
+	bool ok = apic_send_ipi(apicid, APIC_DM_INIT | APIC_INT_LEVELTRIG | APIC_INT_ASSERT);
+
+	return apic_send_ipi(apicid, APIC_DM_INIT | APIC_INT_LEVELTRIG) && ok;
+}
+
+/* STARTUP: the AP begins in real mode at page @page of the first MiB (CS = page << 8, IP = 0). */
+bool apic_send_startup(unsigned int apicid, unsigned int page)
+{
+	return apic_send_ipi(apicid, APIC_DM_STARTUP | page);
 }
 
 bool apic_present(void)

@@ -121,7 +121,7 @@ size_t proc_show_cpuinfo(char *buf, size_t size)
 	size_t n = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cpu_data[cpu].identified)
+		if (cpu_online(cpu) && cpu_data[cpu].identified)
 			n += show_cpu(buf + n, size - n, cpu, &cpu_data[cpu]);
 	return n;
 }

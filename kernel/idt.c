@@ -33,12 +33,17 @@ static void set_gate(int n, u32 entry)
 	idt[n].type_attr = 0x8e;
 }
 
-void idt_init(void)
+void idt_load(void)
 {
 	struct idt_ptr p = { sizeof(idt) - 1, (u32)idt };
 
+	__asm__ volatile("lidt %0" : : "m"(p));
+}
+
+void idt_init(void)
+{
 	for (int i = 0; i < NR_VECTORS; i++)
 		set_gate(i, vector_table[i]);
 	set_gate(SPURIOUS_APIC_VECTOR, spurious_vector_entry);
-	__asm__ volatile("lidt %0" : : "m"(p));
+	idt_load();
 }

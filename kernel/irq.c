@@ -12,6 +12,7 @@
 #include <kobold/errno.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
+#include <kobold/smp.h>
 #include <kobold/string.h>
 
 struct irq_action {
@@ -25,7 +26,7 @@ struct irq_action {
 struct irq_desc {
 	struct hw_interrupt_type *chip;
 	struct irq_action *action;
-	unsigned long count;
+	unsigned long count[NR_CPUS]; /* per CPU, as 2.6's kstat_cpu(cpu).irqs[irq] */
 };
 
 static struct irq_desc irq_desc[NR_IRQS];
@@ -154,7 +155,7 @@ void irq_count_spurious(void)
 
 static void handle(int irq)
 {
-	irq_desc[irq].count++;
+	irq_desc[irq].count[smp_processor_id()]++;
 	for (struct irq_action *a = irq_desc[irq].action; a; a = a->next)
 		a->handler(irq, a->dev);
 }
@@ -176,15 +177,25 @@ void irq_dispatch(int irq)
 
 unsigned long irq_count(int irq)
 {
-	return irq >= 0 && irq < NR_IRQS ? irq_desc[irq].count : 0;
+	unsigned long sum = 0;
+
+	if (irq < 0 || irq >= NR_IRQS)
+		return 0;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += irq_desc[irq].count[cpu];
+	return sum;
 }
 
 /* One line per IRQ with a handler: number, count per CPU, controller, handlers' names. */
 static size_t show_irq(char *buf, size_t size, int irq)
 {
 	const struct irq_desc *desc = &irq_desc[irq];
-	size_t n = scnprintf(buf, size, "%3d: %10lu  %14s  %s", irq, desc->count, desc->chip->typename,
-			     desc->action->name);
+	size_t n = scnprintf(buf, size, "%3d: ", irq);
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - n, "%10lu ", desc->count[cpu]);
+	n += scnprintf(buf + n, size - n, " %14s  %s", desc->chip->typename, desc->action->name);
 
 	for (const struct irq_action *a = desc->action->next; a; a = a->next)
 		n += scnprintf(buf + n, size - n, ", %s", a->name);
@@ -194,7 +205,12 @@ static size_t show_irq(char *buf, size_t size, int irq)
 size_t show_interrupts(char *buf, size_t size)
 {
 	unsigned long flags = local_irq_save();
-	size_t n = scnprintf(buf, size, "           CPU0       \n");
+	size_t n = scnprintf(buf, size, "           ");
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - n, "CPU%-8u", cpu);
+	n += scnprintf(buf + n, size - n, "\n");
 
 	for (int irq = 0; irq < NR_IRQS; irq++)
 		if (irq_desc[irq].action)

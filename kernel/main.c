@@ -27,6 +27,7 @@
 #include <kobold/printk.h>
 #include <kobold/proc_fs.h>
 #include <kobold/shell.h>
+#include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/rtc.h>
 #include <kobold/suspend.h>
@@ -72,10 +73,13 @@ static void legacy_drivers_init(void)
 /* The system devices, in the order Linux 2.6's initcalls registered their classes. */
 static void system_devices_init(void)
 {
-	static struct cpu cpu0;
+	static struct cpu cpus[NR_CPUS] = { [0].no_control = true }; /* as 2.6 i386: cpu0 stays */
+	int err = 0;
 
-	if (register_cpu(&cpu0, 0) || time_init_device() || i8259_init_sysfs() ||
-	    init_lapic_sysfs() || ioapic_init_sysfs())
+	for (unsigned int cpu = 0; cpu < num_present_cpus() && !err; cpu++)
+		err = register_cpu(&cpus[cpu], (int)cpu);
+	if (err || time_init_device() || i8259_init_sysfs() || init_lapic_sysfs() ||
+	    ioapic_init_sysfs())
 		pr_err("system devices: not all registered\n");
 }
 
@@ -103,20 +107,21 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 		pr_info("Boot loader: %s\n", (const char *)mbi->boot_loader_name);
 	pr_info("Command line: %s\n", saved_command_line());
 	pc_bda_copy();		   /* what we need of page 0, before it goes */
-	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	gdt_init();		   /* flat segments we own */
 	idt_init();		   /* exceptions now oops instead of rebooting */
 	init_IRQ();		   /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
 	page_alloc_init(mbi);	   /* the multiboot map: last use of mbi */
 	serial_probe_bios_ports(); /* the BIOS's list of COM ports, in page 0 */
 	paging_init();		   /* page 0 unmapped: NULL faults */
+	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	time_init();		   /* PIT tick and calibrated TSC */
+	smp_init();		   /* the other CPUs from the MADT: up, and halted */
 	local_irq_enable();
 	if (driver_init()) /* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
 	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */
 		panic("the VFS could not start");
-	system_devices_init(); /* /sys/devices/system: cpu0, timer0, i82590, lapic0, ioapic0 */
+	system_devices_init(); /* /sys/devices/system: cpuN, timer0, i82590, lapic0, ioapic0 */
 	proc_root_init();      /* /proc: cpuinfo, meminfo, mounts, uptime, ... */
 	populate_rootfs();     /* the tree's etc/ into /etc: udev rules, say */
 	if (!test_suites)      /* the self-tests count every allocation their events make */

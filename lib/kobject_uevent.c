@@ -23,6 +23,8 @@ static const char *const action_strings[] = {
 	[KOBJ_ADD] = "add",
 	[KOBJ_REMOVE] = "remove",
 	[KOBJ_CHANGE] = "change",
+	[KOBJ_OFFLINE] = "offline",
+	[KOBJ_ONLINE] = "online",
 };
 
 const char *kobject_action_string(enum kobject_action action)

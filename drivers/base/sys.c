@@ -10,6 +10,26 @@
 
 struct kset system_subsys;
 
+static ssize_t sysdev_show(struct kobject *kobj, struct attribute *attr, char *buf)
+{
+	struct sysdev_attribute *sa = container_of(attr, struct sysdev_attribute, attr);
+
+	return sa->show ? sa->show(container_of(kobj, struct sys_device, kobj), buf) : -EIO;
+}
+
+static ssize_t sysdev_store(struct kobject *kobj, struct attribute *attr, const char *buf,
+			    size_t count)
+{
+	struct sysdev_attribute *sa = container_of(attr, struct sysdev_attribute, attr);
+
+	return sa->store ? sa->store(container_of(kobj, struct sys_device, kobj), buf, count) : -EIO;
+}
+
+static const struct sysfs_ops sysfs_ops = {
+	.show = sysdev_show,
+	.store = sysdev_store,
+};
+
 /* System devices and their classes are static objects: nothing to free. */
 static void sysdev_release(struct kobject *kobj __unused)
 {
@@ -17,11 +37,22 @@ static void sysdev_release(struct kobject *kobj __unused)
 
 static struct kobj_type ktype_sysdev = {
 	.release = sysdev_release,
+	.sysfs_ops = &sysfs_ops,
 };
 
 static struct kobj_type ktype_sysdev_class = {
 	.release = sysdev_release,
 };
+
+int sysdev_create_file(struct sys_device *dev, struct sysdev_attribute *attr)
+{
+	return sysfs_create_file(&dev->kobj, &attr->attr);
+}
+
+void sysdev_remove_file(struct sys_device *dev, struct sysdev_attribute *attr)
+{
+	sysfs_remove_file(&dev->kobj, &attr->attr);
+}
 
 int sysdev_class_register(struct sysdev_class *cls)
 {

@@ -15,6 +15,11 @@
 /* Finds and enables the local APIC; false if the CPU has none (then: no MSI). */
 bool apic_init(void);
 bool apic_present(void);
+/* An AP's APIC, on the AP itself: enabled, local sources masked. */
+void apic_init_secondary(void);
+/* Interprocessor messages that start an AP (Intel SDM vol. 3, 8.4.4): false if never delivered. */
+bool apic_send_init(unsigned int apicid);
+bool apic_send_startup(unsigned int apicid, unsigned int page);
 unsigned int apic_id(void);
 /* End of interrupt, for every vector the APIC delivered (not for the 8259's). */
 void apic_eoi(void);

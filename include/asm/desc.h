@@ -8,6 +8,7 @@
 #ifndef __ASSEMBLER__
 void gdt_init(void);
 void idt_init(void);
+void idt_load(void); /* the table idt_init filled, on another CPU */
 #endif
 
 #endif

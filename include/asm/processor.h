@@ -2,9 +2,8 @@
 #ifndef ASM_PROCESSOR_H
 #define ASM_PROCESSOR_H
 
+#include <kobold/smp.h>
 #include <kobold/types.h>
-
-#define NR_CPUS 8
 
 static inline void cpuid_count(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
 {

@@ -18,6 +18,8 @@ enum kobject_action {
 	KOBJ_ADD,
 	KOBJ_REMOVE,
 	KOBJ_CHANGE,
+	KOBJ_OFFLINE, /* a CPU taken down through its online file */
+	KOBJ_ONLINE,
 };
 
 #define NUM_ENVP 32		 /* variables in one event, as 2.6 */

@@ -28,6 +28,14 @@ struct sys_device {
 	struct kobject kobj;
 };
 
+struct sysdev_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct sys_device *dev, char *buf);
+	ssize_t (*store)(struct sys_device *dev, const char *buf, size_t count);
+};
+#define SYSDEV_ATTR(_name, _mode, _show, _store) \
+	struct sysdev_attribute attr_##_name = __ATTR(_name, _mode, _show, _store)
+
 /* /sys/devices/system (drivers/base/sys.c's system_bus_init). */
 extern struct kset system_subsys;
 int system_bus_init(void);
@@ -36,6 +44,8 @@ int sysdev_class_register(struct sysdev_class *cls);
 void sysdev_class_unregister(struct sysdev_class *cls);
 int sysdev_register(struct sys_device *dev);
 void sysdev_unregister(struct sys_device *dev);
+int sysdev_create_file(struct sys_device *dev, struct sysdev_attribute *attr);
+void sysdev_remove_file(struct sys_device *dev, struct sysdev_attribute *attr);
 
 /*
  * Called by the PM core with interrupts off: classes in the reverse of
@@ -49,6 +59,7 @@ void sysdev_shutdown(void);
 
 /* drivers/base/cpu.c: /sys/devices/system/cpu/cpuN. */
 struct cpu {
+	bool no_control; /* no `online` file: this CPU cannot be taken down (cpu0 on i386) */
 	struct sys_device sysdev;
 };
 int cpu_dev_init(void);

@@ -272,3 +272,8 @@ void wake_up(struct wait_queue_head *wq)
 	list_for_each_entry(w, &wq->head, entry)
 		w->woken = true;
 }
+
+/* The host has one CPU, and no other to bring up or take down. */
+bool cpu_online(unsigned int cpu) { return cpu == 0; }
+int cpu_up(unsigned int cpu) { return -EINVAL; }
+int cpu_down(unsigned int cpu) { return -EINVAL; }

@@ -1,0 +1,29 @@
+/*
+ * smp.h: the CPUs (kernel/smpboot.c). The boot CPU is number 0; the others
+ * (APs) are numbered in the order the ACPI MADT lists them, up to NR_CPUS.
+ * Present means found and brought up once; online means running now.
+ */
+#ifndef KOBOLD_SMP_H
+#define KOBOLD_SMP_H
+
+#include <kobold/types.h>
+
+#define NR_CPUS 8
+
+/* Finds the CPUs in the MADT and brings each up (boot CPU only, after time_init). */
+void smp_init(void);
+unsigned int num_present_cpus(void);
+unsigned int num_online_cpus(void);
+bool cpu_online(unsigned int cpu);
+/* The running CPU's number, from its local APIC's id (2.6's hard_smp_processor_id). */
+unsigned int smp_processor_id(void);
+
+/* CPU hotplug: 0, -EINVAL (no such CPU, or the boot CPU), -EIO (it did not start). */
+int cpu_up(unsigned int cpu);
+int cpu_down(unsigned int cpu);
+
+#define for_each_online_cpu(cpu)                  \
+	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++) \
+		if (cpu_online(cpu))
+
+#endif

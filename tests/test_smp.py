@@ -1,0 +1,98 @@
+"""test_smp.py: the other CPUs. With -smp N the boot CPU finds N-1 more in the ACPI
+MADT and starts each (INIT, STARTUP, STARTUP); they show in /sys/devices/system/cpu,
+/proc/cpuinfo and /proc/interrupts, and the online file takes one down and up."""
+import re
+
+import pytest
+
+import kobold
+
+LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] ")
+CPU = "/sys/devices/system/cpu"
+
+
+def sh(k, command):
+    """Runs a command; its output without kernel log lines printed meanwhile."""
+    out = k.run(command)
+    return "".join(l + "\n" for l in out.split("\n") if l and not LOG_LINE.match(l))
+
+
+def cpuinfo_processors(k):
+    return re.findall(r"^processor\t: (\d+)$", k.run("cat /proc/cpuinfo"), re.M)
+
+
+def interrupts_header(k):
+    return k.run("cat /proc/interrupts").split("\n")[0].split()
+
+
+@pytest.fixture(scope="module")
+def four():
+    k = kobold.boot("", qemu_args=["-smp", "4"])
+    yield k
+    k.close()
+
+
+def test_four_cpus_come_up_and_show_everywhere(four):
+    log = four.run("dmesg")
+    for cpu in (1, 2, 3):
+        assert "Booting processor %d/%d eip 8000" % (cpu, cpu) in log
+        assert re.search(r"CPU%d: GenuineIntel QEMU Virtual CPU version \S+ stepping 03" % cpu, log)
+    assert re.search(r"Total of 4 processors activated \(\d+\.\d\d BogoMIPS\)\.", log)
+    assert "Brought up 4 CPUs" in log
+    assert sh(four, "ls " + CPU).split() == ["cpu0", "cpu1", "cpu2", "cpu3"]
+    assert cpuinfo_processors(four) == ["0", "1", "2", "3"]
+    assert interrupts_header(four) == ["CPU0", "CPU1", "CPU2", "CPU3"]
+    timer = [l for l in four.run("cat /proc/interrupts").split("\n") if l.startswith("  0:")][0]
+    counts = [int(x) for x in timer.split()[1:5]]
+    assert counts[0] > 0 and counts[1:] == [0, 0, 0]  # every line is routed to CPU 0
+
+
+def test_cpu0_has_no_online_file_and_the_others_have_one(four):
+    assert sh(four, "ls %s/cpu0" % CPU) == ""
+    assert sh(four, "ls -l %s/cpu2" % CPU) == "-rw------- online\n"
+    assert sh(four, "cat %s/cpu2/online" % CPU) == "1\n"
+
+
+def test_a_cpu_goes_offline_and_comes_back(four):
+    online = "%s/cpu2/online" % CPU
+    out = four.run("echo 0 > " + online)
+    assert "CPU 2 is now offline" in out
+    assert sh(four, "cat " + online) == "0\n"
+    assert cpuinfo_processors(four) == ["0", "1", "3"]
+    assert interrupts_header(four) == ["CPU0", "CPU1", "CPU3"]
+    assert sh(four, "echo 0 > " + online) == "echo: write error: Invalid argument\n"
+    out = four.run("echo 1 > " + online)
+    assert "Booting processor 2/2 eip 8000" in out and "CPU2: GenuineIntel" in out
+    assert sh(four, "cat " + online) == "1\n"
+    assert cpuinfo_processors(four) == ["0", "1", "2", "3"]
+    assert sh(four, "echo 1 > " + online) == "echo: write error: Invalid argument\n"
+
+
+def test_garbage_in_online_is_refused_and_changes_nothing(four):
+    online = "%s/cpu1/online" % CPU
+    for bad in ("2", "01", "1x", "on", "-1"):
+        assert sh(four, "echo %s > %s" % (bad, online)) == "echo: write error: Invalid argument\n", bad
+    assert sh(four, "cat " + online) == "1\n"
+    assert cpuinfo_processors(four) == ["0", "1", "2", "3"]
+
+
+def test_nine_cpus_boot_with_eight_and_say_so():
+    k = kobold.boot("", qemu_args=["-smp", "9"])
+    try:
+        log = k.run("dmesg")
+        assert "WARNING: NR_CPUS limit of 8 reached. Processor 8 (APIC 8) ignored." in log
+        assert "Brought up 8 CPUs" in log
+        assert len(cpuinfo_processors(k)) == 8
+        assert sh(k, "ls " + CPU).split() == ["cpu%d" % i for i in range(8)]
+    finally:
+        k.close()
+
+
+def test_one_cpu_boots_no_other():
+    k = kobold.boot("")
+    try:
+        assert "Booting processor" not in k.run("dmesg")
+        assert cpuinfo_processors(k) == ["0"] and interrupts_header(k) == ["CPU0"]
+        assert sh(k, "ls " + CPU).split() == ["cpu0"]
+    finally:
+        k.close()
