@@ -145,6 +145,15 @@ bool apic_send_startup(unsigned int apicid, unsigned int page)
 	return apic_send_ipi(apicid, APIC_DM_STARTUP | page);
 }
 
+bool apic_send_ipi_vector(unsigned int apicid, unsigned int vector)
+{
+	unsigned long flags = local_irq_save(); /* ICR2 and ICR, written as a pair */
+	bool ok = apic_send_ipi(apicid, vector);
+
+	local_irq_restore(flags);
+	return ok;
+}
+
 bool apic_present(void)
 {
 	return apic_base != NULL;

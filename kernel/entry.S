@@ -1,7 +1,7 @@
 /*
  * entry.S: the first code of every trap and interrupt. Each vector pushes a
  * dummy error code where the CPU gives none, then its number, so that
- * trap_dispatch() sees one struct pt_regs layout for all 81 vectors.
+ * trap_dispatch() sees one struct pt_regs layout for all 83 vectors.
  */
 #include <asm/desc.h>
 
@@ -66,8 +66,9 @@ VECTOR 44, 0
 VECTOR 45, 0
 VECTOR 46, 0
 VECTOR 47, 0
-/* IRQ 16-47: MSI-X messages through the local APIC; then its spurious vector. */
-.irp n, 48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,255
+/* IRQ 16-47: MSI-X messages through the local APIC; then the interprocessor
+ * interrupts (call function, reschedule) and the APIC's spurious vector. */
+.irp n, 48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,251,252,255
 VECTOR \n, 0
 .endr
 
@@ -94,6 +95,10 @@ vector_table:
 	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79
 	.long vector\n
 	.endr
-	.globl spurious_vector_entry
+	.globl spurious_vector_entry, call_function_vector_entry, reschedule_vector_entry
 spurious_vector_entry:
 	.long vector255
+call_function_vector_entry:
+	.long vector251
+reschedule_vector_entry:
+	.long vector252

@@ -3,9 +3,10 @@
  * each with INIT, STARTUP, STARTUP through a real-mode trampoline (Intel
  * SDM vol. 3, 8.4.4; Linux 2.6's arch/i386/kernel/smpboot.c). An AP loads
  * the kernel's GDT and IDT, enables its local APIC, reads CPUID, says it is
- * up, and halts with interrupts off: no interrupt is routed to it and no
- * thread runs on it yet. CPU hotplug takes it down with INIT (it stops and
- * waits for a STARTUP) and up again with the same sequence as at boot.
+ * up, and halts: no device interrupt is routed to it and no thread runs on
+ * it yet, but it takes interprocessor interrupts (kernel/smp.c). CPU
+ * hotplug parks it (play_dead) and sends it an INIT, after which it waits
+ * for a STARTUP; it comes up again with the same sequence as at boot.
  */
 #include <asm/apic.h>
 #include <asm/desc.h>
@@ -31,6 +32,7 @@ extern const u32 trampoline_cr3[], trampoline_cr4[], trampoline_stack[], trampol
 static unsigned int cpu_apicid[NR_CPUS];
 static unsigned int nr_present = 1;
 static volatile bool online[NR_CPUS] = { true };
+static volatile bool dead[NR_CPUS]; /* parked by play_dead, ready for its INIT */
 static void *ap_stack[NR_CPUS];
 static volatile unsigned int booting_cpu;
 
@@ -44,6 +46,11 @@ unsigned int num_online_cpus(void)
 	for_each_online_cpu(cpu)
 		n++;
 	return n;
+}
+
+unsigned int cpu_to_apicid(unsigned int cpu)
+{
+	return cpu_apicid[cpu];
 }
 
 unsigned int smp_processor_id(void)
@@ -68,7 +75,18 @@ static void start_secondary(void)
 	idt_load();
 	apic_init_secondary();
 	identify_cpu(&cpu_data[cpu]);
+	dead[cpu] = false;
 	online[cpu] = true; /* the boot CPU waits for this store */
+	for (;;) {
+		local_irq_disable();
+		safe_halt(); /* until an interprocessor interrupt */
+	}
+}
+
+/* On the CPU going down, from its call-function interrupt: stop for good. */
+static void play_dead(void *unused)
+{
+	dead[smp_processor_id()] = true;
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }
@@ -134,10 +152,19 @@ int cpu_up(unsigned int cpu)
 
 int cpu_down(unsigned int cpu)
 {
+	int err;
+
 	if (cpu == 0 || cpu >= nr_present || !online[cpu])
 		return -EINVAL;
+	err = smp_call_function_single(cpu, play_dead, NULL, false);
+	for (int ms = 0; !err && ms < AP_WAIT_MS && !dead[cpu]; ms++)
+		mdelay(1);
+	if (!err && !dead[cpu])
+		err = -EIO;
+	if (err)
+		return err;
 	online[cpu] = false;
-	apic_send_init(cpu_apicid[cpu]); /* it runs nothing: it stops where it halted */
+	apic_send_init(cpu_apicid[cpu]); /* now it waits for a STARTUP */
 	pr_info("CPU %u is now offline\n", cpu);
 	return 0;
 }

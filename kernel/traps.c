@@ -10,6 +10,7 @@
 #include <kobold/kallsyms.h>
 #include <kobold/panic.h>
 #include <kobold/printk.h>
+#include <kobold/smp.h>
 
 #define PF_WRITE 0x02
 #define PF_PRESENT 0x01
@@ -123,6 +124,14 @@ void trap_dispatch(struct pt_regs *regs)
 {
 	if (regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) {
 		irq_dispatch((int)regs->vector - IRQ_BASE);
+		return;
+	}
+	if (regs->vector == CALL_FUNCTION_VECTOR) {
+		smp_call_function_interrupt();
+		return;
+	}
+	if (regs->vector == RESCHEDULE_VECTOR) {
+		smp_reschedule_interrupt();
 		return;
 	}
 	if (regs->vector == SPURIOUS_APIC_VECTOR) { /* no EOI for it (SDM vol. 3, 10.9) */

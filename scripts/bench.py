@@ -272,6 +272,24 @@ def bench_devmodel():
         k.close()
 
 
+def bench_smp():
+    """The device model bench on 1, 2 and 4 CPUs, and the IPI round trip."""
+    for cpus in (1, 2, 4):
+        k = kobold.boot("loglevel=3 sbd.nr=0", qemu_args=["-m", "512M", "-smp", str(cpus)])
+        try:
+            out = k.run("bench devmodel 10000", timeout=900)
+            for op, ns in re.findall(r"devmodel (\w+)\s+N=\d+\s+\d+ us total\s+(\d+) ns/op", out):
+                add("devmodel", "%s N=10000, -smp %d" % (op, cpus), int(ns), "ns/op")
+            if cpus > 1:
+                out = k.run("bench ipi 20000", timeout=900)
+                m = re.search(r"ipi round trip\s+N=\d+\s+\d+ us total\s+(\d+) ns/op", out)
+                if not m:
+                    raise RuntimeError("bench ipi: " + out.strip())
+                add("smp", "IPI round trip, -smp %d" % cpus, int(m.group(1)), "ns")
+        finally:
+            k.close()
+
+
 def ctrl_c_ms(k, runs=5):
     """Host time from Ctrl-C during a large `bench devmodel` to the next prompt."""
     times = []
@@ -407,7 +425,7 @@ def plot():
 
 
 def main():
-    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel").split(",")
+    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel,smp").split(",")
     load0 = os.getloadavg()[0]
     make_disk()
     if "boot" in parts:
@@ -422,6 +440,8 @@ def main():
         attach_host()
     if "devmodel" in parts:
         bench_devmodel()
+    if "smp" in parts:
+        bench_smp()
     print_table()
     print("host load average (1 min): %.1f at the start, %.1f at the end, on %d CPUs"
           % (load0, os.getloadavg()[0], os.cpu_count()))

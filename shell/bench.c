@@ -3,6 +3,7 @@
  * devices in a class of their own, looks each up by path, and unregisters
  * them, timing each phase with the kernel clock; the cost per operation must
  * not grow with N (no list walks that get longer as the class fills).
+ * `bench ipi N`: N call-function interrupts to CPU 1 and back (-smp 2 or more).
  */
 #include <kobold/clock.h>
 #include <kobold/device.h>
@@ -11,6 +12,7 @@
 #include <kobold/shell.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
+#include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 #include <kobold/workqueue.h>
@@ -161,17 +163,37 @@ out_free:
 	return err;
 }
 
+static void ipi_nop(void *unused)
+{
+}
+
+/* N round trips of a call-function IPI to CPU 1, each waiting for the function to finish. */
+static int bench_ipi(unsigned int n)
+{
+	u64 t0 = ktime_get_ns(), ns;
+	int err = 0;
+
+	for (unsigned int i = 0; i < n && !err; i++)
+		err = signal_pending() ? -EINTR : smp_call_function_single(1, ipi_nop, NULL, true);
+	if (err)
+		return err == -EINVAL ? -ENODEV : err; /* no CPU 1 online */
+	ns = ktime_get_ns() - t0;
+	sh_printf("ipi round trip  N=%u  %lu us total  %lu ns/op\n", n, (unsigned long)(ns / 1000),
+		  (unsigned long)(ns / n));
+	return 0;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	unsigned int n;
 	int err;
 
-	if (argc != 3 || strcmp(argv[1], "devmodel") != 0 || kstrtouint(argv[2], 10, &n) ||
-	    n == 0 || n > BENCH_MAX) {
-		sh_err("usage: bench devmodel N (1-%d)\n", BENCH_MAX);
+	if (argc != 3 || (strcmp(argv[1], "devmodel") != 0 && strcmp(argv[1], "ipi") != 0) ||
+	    kstrtouint(argv[2], 10, &n) || n == 0 || n > BENCH_MAX) {
+		sh_err("usage: bench devmodel|ipi N (1-%d)\n", BENCH_MAX);
 		return 1;
 	}
-	err = bench_devmodel(n);
+	err = argv[1][0] == 'i' ? bench_ipi(n) : bench_devmodel(n);
 	if (err == -EINTR)
 		return 130; /* Ctrl-C: the shell says ^C */
 	if (err) {
@@ -180,5 +202,6 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return 0;
 }
-SHELL_COMMAND("bench", "devmodel N", "time N class device registrations, lookups, removals",
+SHELL_COMMAND("bench", "devmodel|ipi N",
+	      "time N class device registrations, lookups, removals; or N IPI round trips to CPU 1",
 	      cmd_bench);

@@ -68,6 +68,15 @@ def test_a_cpu_goes_offline_and_comes_back(four):
     assert sh(four, "echo 1 > " + online) == "echo: write error: Invalid argument\n"
 
 
+def test_a_function_runs_on_another_cpu_by_ipi(four):
+    out = sh(four, "bench ipi 200")
+    assert re.fullmatch(r"ipi round trip  N=200  \d+ us total  \d+ ns/op\n", out), out
+    assert sh(four, "echo 0 > %s/cpu1/online" % CPU) == ""
+    assert sh(four, "bench ipi 5") == "bench: No such device\n"  # CPU 1 is down
+    assert sh(four, "echo 1 > %s/cpu1/online" % CPU) == ""
+    assert re.match(r"ipi round trip  N=5 ", sh(four, "bench ipi 5"))
+
+
 def test_garbage_in_online_is_refused_and_changes_nothing(four):
     online = "%s/cpu1/online" % CPU
     for bad in ("2", "01", "1x", "on", "-1"):
@@ -94,5 +103,6 @@ def test_one_cpu_boots_no_other():
         assert "Booting processor" not in k.run("dmesg")
         assert cpuinfo_processors(k) == ["0"] and interrupts_header(k) == ["CPU0"]
         assert sh(k, "ls " + CPU).split() == ["cpu0"]
+        assert sh(k, "bench ipi 10") == "bench: No such device\n"
     finally:
         k.close()

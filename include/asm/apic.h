@@ -11,6 +11,8 @@
 #define APIC_DEFAULT_PHYS_BASE 0xfee00000u
 #define MSI_ADDR_BASE 0xfee00000u /* MSI address: 0xfee, destination APIC id at bits 19:12 */
 #define SPURIOUS_APIC_VECTOR 0xff
+#define RESCHEDULE_VECTOR 0xfc	  /* as 2.6 i386's */
+#define CALL_FUNCTION_VECTOR 0xfb /* as 2.6 i386's */
 
 /* Finds and enables the local APIC; false if the CPU has none (then: no MSI). */
 bool apic_init(void);
@@ -20,6 +22,8 @@ void apic_init_secondary(void);
 /* Interprocessor messages that start an AP (Intel SDM vol. 3, 8.4.4): false if never delivered. */
 bool apic_send_init(unsigned int apicid);
 bool apic_send_startup(unsigned int apicid, unsigned int page);
+/* A fixed interrupt on @vector to one CPU. */
+bool apic_send_ipi_vector(unsigned int apicid, unsigned int vector);
 unsigned int apic_id(void);
 /* End of interrupt, for every vector the APIC delivered (not for the 8259's). */
 void apic_eoi(void);

@@ -22,6 +22,15 @@ unsigned int smp_processor_id(void);
 int cpu_up(unsigned int cpu);
 int cpu_down(unsigned int cpu);
 
+/* The APIC id of a present CPU, for interprocessor interrupts. */
+unsigned int cpu_to_apicid(unsigned int cpu);
+
+/* kernel/smp.c: interprocessor interrupts. */
+int smp_call_function_single(unsigned int cpu, void (*func)(void *info), void *info, bool wait);
+void smp_send_reschedule(unsigned int cpu);
+void smp_call_function_interrupt(void);
+void smp_reschedule_interrupt(void);
+
 #define for_each_online_cpu(cpu)                  \
 	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++) \
 		if (cpu_online(cpu))
