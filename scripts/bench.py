@@ -2,9 +2,9 @@
 """bench.py: `make bench`. Boot time, virtio-blk and sbd throughput, and the device
 model at scale, side by side with Debian's Linux reading the same disk in the same
 QEMU and with the host reading the image file itself. Reads with N requests in
-flight (depth rows): Kobold's `blk bench --depth N`, Linux's and the host's N
-parallel readers (dd iflag=direct on disjoint ranges; scripts/bench/preader.c for
-random reads, which dd cannot do). Prints one table and writes
+flight (depth rows): Kobold's `blk bench --depth N`, and for Linux and the host
+one process with N requests in flight through Linux's native AIO
+(scripts/bench/aioread.c, as fio's libaio engine). Prints one table and writes
 build/bench/results.csv and throughput.png."""
 import csv
 import os
@@ -33,9 +33,10 @@ IO_ROWS = [("1M", "seq", 1024, 64), ("64K", "seq", 64, 32), ("4K", "seq", 4, 8),
 # Reads with N in flight: (kind, request KiB, total MiB) at each depth.
 DEPTHS = [1, 4, 16, 32]
 # Enough per reader at depth 32 (128 and 64 reads) that starting a process is not the figure.
-DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128), ("rand", 64, 128)]
+DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128), ("rand", 64, 128),
+              ("seq", 1024, 256)]
 DEVMODEL_N = [100, 1000, 10000, 100000]
-PREADER = os.path.join(OUT, "preader")
+AIOREAD = os.path.join(OUT, "aioread")
 DISK_ARGS = ["-drive", "file=%s,if=none,id=bench,format=raw,cache=none,aio=threads" % DISK,
              "-device", "virtio-blk-pci,drive=bench"]
 
@@ -51,17 +52,18 @@ def depth_name(kind, kib, depth):
     return "read %s %dK depth %d" % (kind, kib, depth)
 
 
-def build_preader():
-    """The static reader for random rows, host and guest alike; None without gcc."""
-    src = os.path.join(HERE, "bench", "preader.c")
-    if os.path.exists(PREADER) and os.path.getmtime(PREADER) > os.path.getmtime(src):
-        return PREADER
-    p = subprocess.run(["gcc", "-static", "-O2", "-o", PREADER, src], capture_output=True,
+def build_aioread():
+    """The static one-process AIO reader for the depth rows, host and guest alike;
+    None without gcc."""
+    src = os.path.join(HERE, "bench", "aioread.c")
+    if os.path.exists(AIOREAD) and os.path.getmtime(AIOREAD) > os.path.getmtime(src):
+        return AIOREAD
+    p = subprocess.run(["gcc", "-static", "-O2", "-o", AIOREAD, src], capture_output=True,
                        text=True)
     if p.returncode != 0:
-        print("preader: %s (no random rows for Linux and the host)" % p.stderr.strip()[-200:])
+        print("aioread: %s (no depth rows for Linux and the host)" % p.stderr.strip()[-200:])
         return None
-    return PREADER
+    return AIOREAD
 
 
 def make_disk():
@@ -195,33 +197,18 @@ def bench_kobold_disks():
         k.close()
 
 
-def parallel_dd_cmd(dev, kib, per_reader, depth):
-    """A shell line: depth dd readers, reader i on the i-th of depth equal ranges."""
-    stride = DISK_MIB * 1024 // kib // depth
-    return ("i=0; while [ $i -lt %d ]; do dd if=%s of=/dev/null bs=%dk count=%d "
-            "skip=$((i * %d)) iflag=direct 2>/dev/null & i=$((i + 1)); done; wait"
-            % (depth, dev, kib, per_reader, stride))
-
-
-def linux_depth_reads(c, preader):
-    """IOPS by depth row name: N parallel readers in the guest."""
+def linux_depth_reads(c, aioread):
+    """IOPS by depth row name: one process with N requests in flight (Linux AIO,
+    O_DIRECT), as fio's libaio engine measures it."""
     results = {}
-    now = "$(grep -m1 'now at' /proc/timer_list | cut -d' ' -f3)"
-    for kind, kib, mib in DEPTH_ROWS:
+    for kind, kib, mib in DEPTH_ROWS if aioread else []:
         for depth in DEPTHS:
             ios = mib * 1024 // kib
-            per = ios // depth
-            if kind == "seq":
-                c.sendline("s=%s; %s; e=%s; echo NS=$((e - s))"
-                           % (now, parallel_dd_cmd("/dev/vda", kib, per, depth), now))
-            elif preader:
-                c.sendline("/bin/preader /dev/vda %d %d %d rand" % (kib, per, depth))
-            else:
-                continue
+            c.sendline("/bin/aioread /dev/vda %d %d %d %s" % (kib, ios, depth, kind))
             c.expect(r"NS=(\d+)\r")
             ns = int(c.match.group(1))
             c.expect("KOBOLD-BENCH-END")
-            results[depth_name(kind, kib, depth)] = int(per * depth / (ns / 1e9))
+            results[depth_name(kind, kib, depth)] = int(ios / (ns / 1e9))
     return results
 
 
@@ -229,8 +216,8 @@ def linux_reads():
     """MiB/s and IOPS of dd iflag=direct in a Debian Linux guest, by row label."""
     cache = os.path.join(OUT, "linux")
     vmlinuz, root = linux_guest.fetch(cache)
-    preader = build_preader()
-    initrd = linux_guest.initramfs(cache, root, {"bin/preader": preader} if preader else None)
+    aioread = build_aioread()
+    initrd = linux_guest.initramfs(cache, root, {"bin/aioread": aioread} if aioread else None)
     args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
             "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
             "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + DISK_ARGS
@@ -251,7 +238,7 @@ def linux_reads():
             ns = int(c.match.group(1))
             c.expect("KOBOLD-BENCH-END")
             results["read seq " + label] = (mib / (ns / 1e9), int(count / (ns / 1e9)))
-        for name, iops in linux_depth_reads(c, preader).items():
+        for name, iops in linux_depth_reads(c, aioread).items():
             results[name] = (None, iops)
         c.sendline("done")
         c.expect(pexpect.EOF)
@@ -341,19 +328,14 @@ def host_reads():
             count = mib * 1024 // kib
             sec = host_dd(kib, count, 1)
             results["read seq " + label] = (mib / sec, int(count / sec))
-    preader = build_preader()
-    for kind, kib, mib in DEPTH_ROWS:
+    aioread = build_aioread()
+    for kind, kib, mib in DEPTH_ROWS if aioread else []:
         for depth in DEPTHS:
-            per = mib * 1024 // kib // depth
-            if kind == "seq":
-                sec = host_dd(kib, per, depth)
-            elif preader:
-                out = subprocess.run([preader, DISK, str(kib), str(per), str(depth), "rand"],
-                                     capture_output=True, text=True, check=True).stdout
-                sec = int(re.search(r"NS=(\d+)", out).group(1)) / 1e9
-            else:
-                continue
-            results[depth_name(kind, kib, depth)] = (None, int(per * depth / sec))
+            ios = mib * 1024 // kib
+            out = subprocess.run([aioread, DISK, str(kib), str(ios), str(depth), kind],
+                                 capture_output=True, text=True, check=True).stdout
+            sec = int(re.search(r"NS=(\d+)", out).group(1)) / 1e9
+            results[depth_name(kind, kib, depth)] = (None, int(ios / sec))
     return results
 
 
