@@ -255,11 +255,16 @@ deps:
 # The gdb tests step through the DEBUG=1 kernel (build/debug) as make debug does.
 TEST_DEBUG_KERNEL := $(if $(filter 1,$(DEBUG)),$(KERNEL),debug-kernel)
 
+# The device-model, hotplug and block scenarios run a second time on two CPUs
+# (KOBOLD_SMP=2: every boot gets -smp 2), unless TEST_ARGS chooses tests.
+SMP_TESTS := tests/test_sysfs.py tests/test_hotplug.py tests/test_block.py
 test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL)
-	$(Q)rm -f $(BUILD)/test-report.xml
-	$(Q)status=0; KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL) \
-		$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
-	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml; exit $$status
+	$(Q)rm -f $(BUILD)/test-report.xml $(BUILD)/test-report-smp2.xml
+	$(Q)status=0; export KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL); \
+	$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
+	$(if $(TEST_ARGS),,KOBOLD_SMP=2 $(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile \
+		--junitxml=$(BUILD)/test-report-smp2.xml $(SMP_TESTS) || status=$$?;) \
+	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml $(if $(TEST_ARGS),,$(BUILD)/test-report-smp2.xml); exit $$status
 
 # Further targets (bench, fuzz, labs, graph, ...) each live in their own mk/*.mk.
 include $(filter-out mk/portable.mk mk/host.mk,$(sort $(wildcard mk/*.mk)))

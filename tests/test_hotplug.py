@@ -64,7 +64,7 @@ def test_device_add_and_del_run_by_themselves(boot_with, tmp_path):
     assert "add      /class/block/vdc (block)" in events
     assert "remove   /devices/pci0000:00/0000:00:06.0 (pci)" in events
     # The SCI came through the I/O APIC, level-triggered as the MADT's override says.
-    assert re.search(r"\n  9: +[1-9]\d* +IO-APIC-level  acpi\n", sh(k, "cat /proc/interrupts"))
+    assert re.search(r"\n  9: +[1-9]\d*( +\d+)* +IO-APIC-level  acpi\n", sh(k, "cat /proc/interrupts"))
 
 
 def test_monitor_refuses_bad_options_and_keeps_going(kernel):
