@@ -35,9 +35,9 @@ BOOT_TIMEOUT = float(os.environ.get("LABCHECK_BOOT_TIMEOUT", "20"))
 class BootFailed(AssertionError):
     """The kernel did not reach its prompt: panicked, stopped or hung."""
 
-    def __init__(self, message, panic):
-        super().__init__(message)
-        self.panic = panic
+    def __init__(self, why, output, panic):
+        super().__init__(output)
+        self.why, self.panic = why, panic
 
 
 def paint(text, code):
@@ -70,9 +70,11 @@ class Session:
         except AssertionError as e:
             if self.booted:
                 raise
-            raise BootFailed("the kernel did not reach its prompt%s:\n%s" % (
-                " in %g s" % BOOT_TIMEOUT if str(e).startswith("timed out") else "",
-                str(e).split("\n", 1)[-1]), isinstance(e, kobold.KernelPanic))
+            panic = isinstance(e, kobold.KernelPanic)
+            why = "the kernel panicked before its prompt" if panic else \
+                "the kernel did not reach its prompt in %g s" % BOOT_TIMEOUT \
+                if str(e).startswith("timed out") else "the kernel did not reach its prompt"
+            raise BootFailed(why, str(e), panic)
         self.booted = True
         self.append, self.how, self.dirty = append, (tuple(qemu_args), monitor), False
         return self
@@ -205,12 +207,15 @@ def save(title, checks, results, status):
     os.replace(os.environ["LABCHECK_JSON"] + ".new", os.environ["LABCHECK_JSON"])
 
 
-def fail(results, fn, e):
-    """Prints and records a failed check; returns the lines shown."""
+def fail(results, fn, e, why=None):
+    """Prints and records a failed check (why: a line before what the kernel printed);
+    returns the lines shown."""
     print("  %s  %s" % (paint("FAIL", "31;1"), what_of(fn)))
     msg = (str(e).strip() if isinstance(e, AssertionError) else "") or \
         traceback.format_exc().strip().split("\n")[-1]
     shown = explain(msg)
+    if why:  # the reason in words, instead of pexpect's
+        shown = [why + ":"] + [l for l in shown[:1] if not l.startswith(LOST)] + shown[1:]
     for line in shown:
         print("        " + line)
     record(results, fn, False, "\n".join(shown))
@@ -233,10 +238,9 @@ def run(title, checks, argv=None):
                 fn(s)
             except BootFailed as e:
                 status = "panic" if e.panic else "no-boot"
-                shown = fail(results, fn, e)
+                fail(results, fn, e, e.why)
                 for rest in checks[i + 1:]:
-                    fail(results, rest, AssertionError("not run: the kernel did not reach its prompt ("
-                                                       + shown[0].rstrip(":") + ")"))
+                    fail(results, rest, AssertionError("not run: " + e.why))
                 break
             except Exception as e:  # noqa: BLE001 - every error is a failed check
                 if isinstance(e, kobold.KernelPanic):
