@@ -244,6 +244,7 @@ deps:
 	$(NEED) py:pytest python3-pytest || status=1; \
 	$(NEED) py:pexpect python3-pexpect || status=1; \
 	$(NEED) py:xdist python3-pytest-xdist || status=1; \
+	$(NEED) py:yaml python3-yaml || status=1; \
 	$(NEED) git git || status=1; \
 	$(NEED) bwrap bubblewrap || status=1; \
 	$(NEED) gdb gdb || status=1; \

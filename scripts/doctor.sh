@@ -39,6 +39,7 @@ check /usr/bin/python3 python3 "make test" python3
 check py:pytest python3-pytest "make test" "pytest (python3)"
 check py:pexpect python3-pexpect "make test" "pexpect (python3)"
 check py:xdist python3-pytest-xdist "make test" "pytest-xdist (python3)"
+check py:yaml python3-yaml "make test" "PyYAML (python3)"
 check git git "make test (labs)"
 check bwrap bubblewrap "make grade-class, gradescope, test"
 check gdb gdb "make gdb, test"
