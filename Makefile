@@ -244,7 +244,9 @@ deps:
 	$(NEED) py:pytest python3-pytest || status=1; \
 	$(NEED) py:pexpect python3-pexpect || status=1; \
 	$(NEED) py:xdist python3-pytest-xdist || status=1; \
+	$(NEED) py:yaml python3-yaml || status=1; \
 	$(NEED) git git || status=1; \
+	$(NEED) bwrap bubblewrap || status=1; \
 	$(NEED) gdb gdb || status=1; \
 	$(NEED) dot graphviz || status=1; \
 	$(NEED) $(CLANG_FORMAT) $(CLANG_FORMAT) || status=1; \

@@ -206,11 +206,18 @@ static int device_add_groups(struct device *dev, const struct attribute_group **
 	return err; /* on failure device_add removes the directory, and the rest with it */
 }
 
-/* uevent and dev (owned by the class's module, as class_device's), then the groups. */
+/*
+ * uevent and dev, then the groups. They pin the class's module, as
+ * class_device's do, or else the module of a driver bound before the add
+ * (2.6.20's device_add gave them dev->driver->owner).
+ */
 static int device_add_attrs(struct device *dev)
 {
-	struct module *owner = dev->class ? dev->class->owner : NULL;
+	struct module *owner = dev->driver ? dev->driver->owner : NULL;
 	int err;
+
+	if (dev->class)
+		owner = dev->class->owner;
 
 	dev->uevent_attr = dev_attr_uevent;
 	dev->uevent_attr.attr.owner = owner;

@@ -95,6 +95,7 @@ struct driver_attribute {
 struct device_driver {
 	const char *name;
 	struct bus_type *bus;
+	struct module *owner;		  /* THIS_MODULE, as 2.6's (see device_add_attrs) */
 	struct kobject kobj;		  /* /sys/bus/<bus>/drivers/<name> */
 	struct list_head devices;	  /* bound devices */
 	int (*probe)(struct device *dev); /* 0 binds; an error leaves dev unbound */

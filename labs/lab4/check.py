@@ -83,6 +83,9 @@ def refcount_balanced(s):
            "kobjects shows for led0: %s (the count should be 1)" % rows)
 
 
+refcount_balanced.points = 4
+
+
 def release_runs(s):
     """rmmod kled releases every LED and the class; their memory comes back"""
     s.fresh()
@@ -104,6 +107,9 @@ def release_runs(s):
     s.run("modprobe kled")
     expect(after[0] <= before[0] - 32, "bytes in use after rmmod (%d) are not below those with kled "
            "loaded (%d): the LEDs were not freed" % (after[0], before[0]))
+
+
+release_runs.points = 2
 
 
 def no_leaks(s):
@@ -137,6 +143,9 @@ def open_file_holds(s):
     s.run("trace off")
     expect("kobject_release led0" in out, "close 3 printed:\n" + out)
     expect(not kled_objects(s), "kobjects still lists:\n" + "\n".join(kled_objects(s)))
+
+
+open_file_holds.points = 2
 
 
 def bad_parameter(s):
