@@ -80,6 +80,25 @@ static const struct builtin_rules {
 
 #define BUILTIN_PREFIX "(built-in)/"
 
+static const char *envp_get(char *const *envp, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (; *envp; envp++)
+		if (strncmp(*envp, key, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+static void db_drop(const char *devpath);
+
+/* A remove event that cannot be handled still takes the device's links away. */
+static void drop_links_of_lost(const char *action, const char *devpath)
+{
+	if (action && devpath && strcmp(action, "remove") == 0)
+		db_drop(devpath);
+}
+
 /* The listener: a copy of the event, queued; all else happens in the work. */
 static void udevd_listen(struct hotplug_listener *l, const char *action, char **envp)
 {
@@ -93,11 +112,13 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 	if (queued >= UDEVD_QUEUE_MAX) {
 		if (dropped++ == 0) /* once a burst: a flood would bury the console */
 			pr_warn("udevd: queue full (%d events): events not handled\n", UDEVD_QUEUE_MAX);
+		drop_links_of_lost(action, envp_get(envp, "DEVPATH"));
 		return;
 	}
 	e = kmalloc(sizeof(*e) + len);
 	if (!e) {
 		pr_warn("udevd: %s event could not be queued: %s\n", action, kstrerror(-ENOMEM));
+		drop_links_of_lost(action, envp_get(envp, "DEVPATH"));
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -134,16 +155,6 @@ void udevd_set_executor(int (*run)(const char *line))
 bool udevd_busy(void)
 {
 	return queued || processing;
-}
-
-static const char *envp_get(char *const *envp, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (; *envp; envp++)
-		if (strncmp(*envp, key, n) == 0 && (*envp)[n] == '=')
-			return *envp + n + 1;
-	return NULL;
 }
 
 bool udevd_next_sent_by_rule(void)
@@ -199,6 +210,14 @@ static struct udev_db_entry *db_find(const char *devpath)
 	return NULL;
 }
 
+static void db_free(struct udev_db_entry *d)
+{
+	while (d->nr_links)
+		kfree(d->links[--d->nr_links]);
+	kfree(d->devpath);
+	kfree(d);
+}
+
 static void db_drop(const char *devpath)
 {
 	struct udev_db_entry *d = db_find(devpath);
@@ -206,29 +225,25 @@ static void db_drop(const char *devpath)
 	if (!d)
 		return;
 	udev_node_remove_links(d->links, d->nr_links);
-	while (d->nr_links)
-		kfree(d->links[--d->nr_links]);
 	list_del(&d->node);
-	kfree(d->devpath);
-	kfree(d);
+	db_free(d);
 }
 
-static void db_store(const char *devpath, const struct udev_event *ev)
+/* The entry for the links ev asks for, made whole before any link is: a link not remembered would stay. */
+static struct udev_db_entry *db_prepare(const char *devpath, const struct udev_event *ev)
 {
-	struct udev_db_entry *d;
+	struct udev_db_entry *d = kzalloc(sizeof(*d));
 
-	if (!ev->nr_links)
-		return;
-	d = kzalloc(sizeof(*d));
-	if (!d || !(d->devpath = kstrdup(devpath))) {
-		kfree(d);
-		pr_err("udevd: %s: no memory to remember its links\n", devpath);
-		return;
-	}
-	for (int i = 0; i < ev->nr_links; i++)
-		if ((d->links[d->nr_links] = kstrdup(ev->links[i])))
-			d->nr_links++;
-	list_add_tail(&d->node, &db);
+	if (!d || !(d->devpath = kstrdup(devpath)))
+		goto fail;
+	for (; d->nr_links < ev->nr_links; d->nr_links++)
+		if (!(d->links[d->nr_links] = kstrdup(ev->links[d->nr_links])))
+			goto fail;
+	return d;
+fail:
+	if (d)
+		db_free(d);
+	return NULL;
 }
 
 /* The links udev made for the device at devpath, in the order made (udevadm info's S: lines). */
@@ -260,6 +275,7 @@ static void apply_nodes(struct udev_event *ev)
 	const char *devpath = udev_event_getenv(ev, "DEVPATH");
 	const char *devname = udev_event_getenv(ev, "DEVNAME");
 	const char *action = udev_event_getenv(ev, "ACTION");
+	struct udev_db_entry *d;
 
 	if (!devpath)
 		return;
@@ -268,8 +284,15 @@ static void apply_nodes(struct udev_event *ev)
 		return;
 	if (ev->mode >= 0 && udev_node_set_mode(devname, ev->mode))
 		pr_warn("udevd: %s: cannot set mode %04o\n", devname, ev->mode);
+	if (!ev->nr_links)
+		return;
+	d = db_prepare(devpath, ev);
+	if (!d) {
+		pr_err("udevd: %s: no memory to remember its links: none made\n", devpath);
+		return;
+	}
 	udev_node_add_links(devname, ev->links, ev->nr_links);
-	db_store(devpath, ev);
+	list_add_tail(&d->node, &db);
 	set_devlinks(ev);
 }
 
@@ -380,6 +403,7 @@ static void udevd_handle(struct udevd_event *e)
 	if (!ev || udev_event_init(ev, &udev_sysfs_ops, NULL, e->envp)) {
 		kfree(ev);
 		pr_err("udevd: no memory for an event\n");
+		drop_links_of_lost(envp_get(e->envp, "ACTION"), envp_get(e->envp, "DEVPATH"));
 		return;
 	}
 	if (udev_rules_apply(&rules, ev))
