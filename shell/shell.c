@@ -12,7 +12,6 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/udevd.h>
-#include <kobold/workqueue.h>
 
 #define REDIRECT_MAX 65536 /* a command's output kept for "> FILE" */
 
@@ -134,7 +133,7 @@ static int execute_one(void)
 	if (cmdline.argc == 0)
 		return 0;
 	if (!nesting)
-		flush_scheduled_work(); /* what the last command left to undo is done first */
+		udevd_flush_work(); /* what the last command left is done first */
 	c = find_command(cmdline.argv[0]);
 	if (!c) {
 		sh_err("%s: command not found\n", cmdline.argv[0]);
