@@ -131,6 +131,18 @@ void class_unregister(struct class *cls)
 	kset_unregister(&cls->subsys);
 }
 
+/* As 2.6's class_get/class_put: a reference on the class's own kobject. */
+struct class *class_get(struct class *cls)
+{
+	return cls ? container_of(kset_get(&cls->subsys), struct class, subsys) : NULL;
+}
+
+void class_put(struct class *cls)
+{
+	if (cls)
+		kset_put(&cls->subsys);
+}
+
 static void class_create_release(struct class *cls)
 {
 	kfree(cls);
@@ -546,7 +558,8 @@ static bool interface_registered(const struct class_interface *intf)
 /*
  * Kobold's choice: an add() or add_dev() that fails undoes the interface for
  * both kinds of member and returns the error (Linux ignored their return).
- * remove() or remove_dev() runs for the failing device too.
+ * remove() or remove_dev() runs for the failing device too. As 2.6, the
+ * interface pins its class (class_get) until class_interface_unregister.
  */
 int class_interface_register(struct class_interface *intf)
 {
@@ -557,10 +570,14 @@ int class_interface_register(struct class_interface *intf)
 	if (WARN(interface_registered(intf), "class_interface for '%s': registered twice",
 		 intf->class->name))
 		return -EBUSY;
+	class_get(intf->class);
 	err = interface_add_all(intf);
-	if (!err)
-		list_add_tail(&intf->node, &intf->class->interfaces);
-	return err;
+	if (err) {
+		class_put(intf->class);
+		return err;
+	}
+	list_add_tail(&intf->node, &intf->class->interfaces);
+	return 0;
 }
 
 void class_interface_unregister(struct class_interface *intf)
@@ -573,6 +590,7 @@ void class_interface_unregister(struct class_interface *intf)
 	list_del_init(&intf->node);
 	interface_remove_through(intf, NULL);
 	interface_remove_dev_through(intf, NULL);
+	class_put(intf->class);
 }
 
 int classes_init(void)
