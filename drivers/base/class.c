@@ -228,14 +228,36 @@ static const char *class_hotplug_name(struct kset *kset __unused, struct kobject
 	return to_class_dev(kobj)->class->name;
 }
 
-/* MAJOR and MINOR for devices with a dev_t, then the class's own variables. */
+/* PHYSDEVPATH, and PHYSDEVBUS and PHYSDEVDRIVER when it has them. */
+static int physdev_vars(struct device *dev, char **envp, int num_envp, int *i, char *buffer,
+			int buffer_size, int *len)
+{
+	char path[256];
+	int err = kobject_get_path(&dev->kobj, path, sizeof(path));
+
+	if (err < 0)
+		return err;
+	err = add_hotplug_env_var(envp, num_envp, i, buffer, buffer_size, len,
+				  "PHYSDEVPATH=%s", path);
+	if (!err && dev->bus)
+		err = add_hotplug_env_var(envp, num_envp, i, buffer, buffer_size, len,
+					  "PHYSDEVBUS=%s", dev->bus->name);
+	if (!err && dev->driver)
+		err = add_hotplug_env_var(envp, num_envp, i, buffer, buffer_size, len,
+					  "PHYSDEVDRIVER=%s", dev->driver->name);
+	return err;
+}
+
+/* The device behind it, MAJOR and MINOR for a dev_t, then the class's own variables. */
 static int class_hotplug(struct kset *kset __unused, struct kobject *kobj, char **envp,
 			 int num_envp, char *buffer, int buffer_size)
 {
 	struct class_device *cd = to_class_dev(kobj);
 	int i = 0, len = 0, err = 0;
 
-	if (cd->devt) {
+	if (cd->dev) /* as 2.6.10 to 2.6.2x: the device behind it */
+		err = physdev_vars(cd->dev, envp, num_envp, &i, buffer, buffer_size, &len);
+	if (!err && cd->devt) {
 		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
 					  "MAJOR=%u", MAJOR(cd->devt));
 		if (!err)
@@ -303,16 +325,38 @@ void class_device_put(struct class_device *cd)
 		kobject_put(&cd->kobj);
 }
 
+#define BACK_LINK_LEN 64
+
+/* The link back from the device, "CLASS:ID" as 2.6.15 (a disk's: block:vda, as 2.6.16). */
+static void back_link_name(struct class_device *cd, char *buf, size_t size)
+{
+	scnprintf(buf, size, "%s:%s", cd->class->name, cd->class_id);
+}
+
+/* "device" and the device's link back; no "driver" link (2.6.12 removed it). */
 static int add_links(struct class_device *cd)
 {
+	char name[BACK_LINK_LEN];
 	int err;
 
 	if (!cd->dev)
 		return 0;
 	err = sysfs_create_link(&cd->kobj, &cd->dev->kobj, "device");
-	if (!err && cd->dev->driver)
-		err = sysfs_create_link(&cd->kobj, &cd->dev->driver->kobj, "driver");
-	return err;
+	if (err)
+		return err;
+	back_link_name(cd, name, sizeof(name));
+	return sysfs_create_link(&cd->dev->kobj, &cd->kobj, name);
+}
+
+static void remove_links(struct class_device *cd)
+{
+	char name[BACK_LINK_LEN];
+
+	if (!cd->dev)
+		return;
+	back_link_name(cd, name, sizeof(name));
+	sysfs_remove_link(&cd->dev->kobj, name);
+	sysfs_remove_link(&cd->kobj, "device");
 }
 
 /* uevent, dev, the class's attributes and the links; all go with the directory. */
@@ -339,8 +383,7 @@ static void class_device_remove_attrs(struct class_device *cd)
 	struct class_device_attribute *a;
 
 	devmodel_trace_kobj("class_device_remove_attrs", &cd->kobj, NULL);
-	sysfs_remove_link(&cd->kobj, "driver");
-	sysfs_remove_link(&cd->kobj, "device");
+	remove_links(cd);
 	for (a = cd->class->class_dev_attrs; a && a->attr.name; a++)
 		class_device_remove_file(cd, a);
 	class_device_remove_file(cd, &cd->devt_attr);
