@@ -276,17 +276,14 @@ static struct kset_hotplug_ops class_hotplug_ops = {
 	.hotplug = class_hotplug,
 };
 
-static ssize_t show_uevent(struct class_device *cd, char *buf)
+/* As 2.6.15 to 2.6.25: write-only, and any write sends add, whatever it says. */
+static ssize_t store_uevent(struct class_device *cd, const char *buf __unused, size_t count)
 {
-	return kobject_uevent_show(&cd->kobj, buf);
+	kobject_hotplug(&cd->kobj, KOBJ_ADD);
+	return (ssize_t)count;
 }
 
-static ssize_t store_uevent(struct class_device *cd, const char *buf, size_t count)
-{
-	return kobject_uevent_store(&cd->kobj, buf, count);
-}
-
-static CLASS_DEVICE_ATTR(uevent, S_IRUGO | S_IWUSR, show_uevent, store_uevent);
+static CLASS_DEVICE_ATTR(uevent, S_IWUSR, NULL, store_uevent);
 
 static ssize_t show_dev(struct class_device *cd, char *buf)
 {
