@@ -277,6 +277,7 @@ void kobject_forget(struct kobject *kobj)
 		return;
 	list_del_init(&kobj->live);
 	kobj->kref.refcount = 0;
+	kobject_keep_name(kobj); /* a name on the heap would leak with the object */
 	if (kobj->state == KOBJ_STATE_DELETED)
 		kobject_put(kobj->parent);
 	kobj->state = KOBJ_STATE_NONE;

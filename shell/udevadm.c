@@ -90,7 +90,7 @@ static int info_env(struct sysfs_dirent *sd, struct udev_buffers *b)
 
 	subsystem_of(sd, b->path, b, subsys, sizeof(subsys));
 	sh_printf("P: %s\n", devpath(b->path));
-	if (ue && shell_read_attr(ue, b->value, sizeof(b->value)) >= 0 &&
+	if (ue && sysfs_read_uevent(ue, b->value, sizeof(b->value)) == 0 &&
 	    (dn = strstr(b->value, "DEVNAME="))) {
 		const char *e = strchr(dn, '\n');
 

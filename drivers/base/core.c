@@ -310,7 +310,8 @@ static void class_dir_put(struct device *dev)
 /*
  * Where the device's directory goes: under its parent; a class member in a
  * <class> directory there (none if the parent is of a class too), or in
- * /sys/devices/virtual/<class> without a parent.
+ * /sys/devices/virtual/<class> without a parent; with neither parent nor
+ * class, /sys/devices/NAME, as 2.6.
  */
 static struct kobject *device_parent_kobj(struct device *dev)
 {
@@ -322,9 +323,7 @@ static struct kobject *device_parent_kobj(struct device *dev)
 			dev->glue = parent;
 		return parent;
 	}
-	if (parent)
-		return parent;
-	return dev->is_root ? NULL : &virtual_dir;
+	return parent;
 }
 
 /* subsystem, /sys/class/<class>/<name> and device -> parent (Linux 2.6.25's). */

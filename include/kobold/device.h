@@ -342,6 +342,8 @@ struct class *class_create(struct module *owner, const char *name);
 void class_destroy(struct class *cls); /* NULL or an ERR_PTR: nothing done */
 int class_register(struct class *cls);
 void class_unregister(struct class *cls); /* warns and keeps it if devices remain */
+struct class *class_get(struct class *cls);
+void class_put(struct class *cls);
 int class_create_file(struct class *cls, const struct class_attribute *attr);
 void class_remove_file(struct class *cls, const struct class_attribute *attr);
 
