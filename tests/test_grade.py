@@ -310,6 +310,13 @@ def test_the_sandbox_has_no_network_and_a_read_only_tree(tmp_path):
     own = pathlib.Path(top) / "own"
     own.mkdir()
     sandbox.give([str(own)])
+    try:
+        check_sandbox(top, own)
+    finally:
+        shutil.rmtree(top)
+
+
+def check_sandbox(top, own):
     script = ("id -u; echo net: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '); "
               "touch %s/x 2>&1; touch %s/y && echo wrote; echo tmp: $(ls %s | wc -l); ls /root 2>&1"
               % (ROOT, own, top))
@@ -321,7 +328,6 @@ def test_the_sandbox_has_no_network_and_a_read_only_tree(tmp_path):
     assert lines[1] == "net: lo" and "Read-only file system" in lines[2], out
     assert lines[3] == "wrote" and lines[4] == "tmp: 1" and "No such file or directory" in lines[5], out
     assert not os.path.exists(os.path.join(ROOT, "x")) and (own / "y").exists()
-    shutil.rmtree(top)
 
 
 def test_grade_class_refuses_a_missing_folder(tmp_path):
