@@ -425,7 +425,7 @@ def bench_grading():
         import json
         with open(os.path.join(work, "g.json")) as f:
             data = json.load(f)
-        add("grading", "grade-class, s per student-lab (%d students x %d labs, %d jobs)"
+        add("grading", "grade-class, s per student-lab (%d x %d labs, %d jobs)"
             % (n, data["student_labs"] // n, data["jobs"]), data["seconds"] / data["student_labs"], "s")
     finally:
         shutil.rmtree(work, ignore_errors=True)

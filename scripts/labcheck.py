@@ -10,10 +10,15 @@ checklist shows its oops, BUG or PANIC report and its last lines, not the
 boot banner. The checklist ends with a count, and the exit status is 0 only
 if every check passed.
 
+A kernel that never reaches its prompt (it hangs, prints forever or panics
+at boot: LABCHECK_BOOT_TIMEOUT seconds, 20 by default) fails every check at
+once, with the reason, instead of each check waiting out its own timeout.
+
 For grading: a check is worth `fn.points` (default 1); a teacher's hidden
 checks (labs/hidden/labN.py or $LABCHECK_HIDDEN/labN.py, `CHECKS = [...]`)
 run after the lab's own; with LABCHECK_JSON=FILE the results are also
-written there as JSON (scripts/grade, scripts/grade-class).
+written there as JSON after each check, with the lab's possible points and a
+status (ok, no-boot, panic) (scripts/grade, scripts/grade-class).
 """
 import json
 import os

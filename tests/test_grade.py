@@ -273,6 +273,24 @@ def test_bad_input_gets_a_status_and_changes_no_other_result(tmp_path):
     assert not os.path.exists("/tmp/kobold-test-grade-mark")
 
 
+def test_a_timeout_keeps_the_points_done_and_the_possible(tmp_path):
+    """A show that never returns: the checker runs past --timeout; the lab is timeout,
+    with the points of the checks before the hang, out of the lab's possible."""
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    hang = solved_sbd(tmp_path, ["lab1.patch"])
+    head = "static ssize_t size_kb_show(struct class_device *cd, char *buf)\n{\n"
+    assert head in hang
+    folder(subs, "hang", {SBD: hang.replace(head, head + "\tfor (;;)\n\t\t;\n", 1)})
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "grade-class"), str(subs), "--labs", "1",
+           "--out", str(tmp_path / "g"), "--timeout", "25"]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout
+    (row,) = list(csv.DictReader(open(tmp_path / "g.csv")))
+    assert row["status"] == "timeout" and row["possible"] == "10", row
+    assert row["points"] == "2" and row["message"].startswith("the checks took more than 25 s"), row
+
+
 def test_the_report_says_when_there_is_no_sandbox(tmp_path):
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -292,6 +310,13 @@ def test_the_sandbox_has_no_network_and_a_read_only_tree(tmp_path):
     own = pathlib.Path(top) / "own"
     own.mkdir()
     sandbox.give([str(own)])
+    try:
+        check_sandbox(top, own)
+    finally:
+        shutil.rmtree(top)
+
+
+def check_sandbox(top, own):
     script = ("id -u; echo net: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '); "
               "touch %s/x 2>&1; touch %s/y && echo wrote; echo tmp: $(ls %s | wc -l); ls /root 2>&1"
               % (ROOT, own, top))
@@ -303,7 +328,6 @@ def test_the_sandbox_has_no_network_and_a_read_only_tree(tmp_path):
     assert lines[1] == "net: lo" and "Read-only file system" in lines[2], out
     assert lines[3] == "wrote" and lines[4] == "tmp: 1" and "No such file or directory" in lines[5], out
     assert not os.path.exists(os.path.join(ROOT, "x")) and (own / "y").exists()
-    shutil.rmtree(top)
 
 
 def test_grade_class_refuses_a_missing_folder(tmp_path):

@@ -76,26 +76,28 @@ def autograder(tmp_path_factory):
     (hidden / "lab1.py").write_text(HIDDEN)
     root = tempfile.mkdtemp(prefix="kobold-autograder-")  # the sandbox's user must reach it
     os.chmod(root, 0o755)
-    zpath = os.path.join(root, "autograder.zip")
-    r = subprocess.run(["make", "-s", "gradescope", "LABS=1,2", "HIDDEN=%s" % hidden, "GRADESCOPE_ZIP=" + zpath],
-                       cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout
-    source = os.path.join(root, "source")
-    with zipfile.ZipFile(zpath) as z:
-        names = z.namelist()
-        assert {"setup.sh", "run_autograder"} <= set(names), names[:5]  # at the zip's root
-        assert not any(n.startswith("kobold/labs/solutions/") for n in names)
-        assert "kobold/labs/hidden/lab1.py" in names
-        z.extractall(source)
-        for info in z.infolist():  # as unzip(1) does: the modes kept (scripts/*.sh run)
-            if info.external_attr >> 16:
-                os.chmod(os.path.join(source, info.filename), (info.external_attr >> 16) & 0o777)
-    r = subprocess.run(["bash", "setup.sh"], cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=900)
-    assert r.returncode == 0, r.stdout[-3000:]
-    shutil.copy(os.path.join(source, "run_autograder"), os.path.join(root, "run_autograder"))
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
+    try:
+        zpath = os.path.join(root, "autograder.zip")
+        r = subprocess.run(["make", "-s", "gradescope", "LABS=1,2", "HIDDEN=%s" % hidden, "GRADESCOPE_ZIP=" + zpath],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+        assert r.returncode == 0, r.stdout
+        source = os.path.join(root, "source")
+        with zipfile.ZipFile(zpath) as z:
+            names = z.namelist()
+            assert {"setup.sh", "run_autograder"} <= set(names), names[:5]  # at the zip's root
+            assert not any(n.startswith("kobold/labs/solutions/") for n in names)
+            assert "kobold/labs/hidden/lab1.py" in names
+            z.extractall(source)
+            for info in z.infolist():  # as unzip(1) does: the modes kept (scripts/*.sh run)
+                if info.external_attr >> 16:
+                    os.chmod(os.path.join(source, info.filename), (info.external_attr >> 16) & 0o777)
+        r = subprocess.run(["bash", "setup.sh"], cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=900)
+        assert r.returncode == 0, r.stdout[-3000:]
+        shutil.copy(os.path.join(source, "run_autograder"), os.path.join(root, "run_autograder"))
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def run_autograder(root, files):
