@@ -237,7 +237,7 @@ static void kobject_cleanup(struct kobject *kobj)
 	kobject_keep_name(kobj);
 	if (t && t->release)
 		t->release(kobj); /* may free kobj: nothing touches it after */
-	else /* Linux: pr_debug from 2.6.25, nothing before; Kobold makes it loud */
+	else			  /* Linux: pr_debug from 2.6.25, nothing before; Kobold makes it loud */
 		WARN(1, "kobject: '%s' does not have a release() function, it is broken and must be fixed.",
 		     safe_name(kobj));
 	kobject_put(parent);
