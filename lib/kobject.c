@@ -235,9 +235,10 @@ static void kobject_cleanup(struct kobject *kobj)
 	list_del_init(&kobj->live);
 	kobj->state = KOBJ_STATE_RELEASED;
 	kobject_keep_name(kobj);
+	/* no release: Linux's pr_debug from 2.6.25 (nothing before); Kobold's is loud */
 	if (t && t->release)
 		t->release(kobj); /* may free kobj: nothing touches it after */
-	else			  /* Linux: pr_debug from 2.6.25, nothing before; Kobold makes it loud */
+	else
 		WARN(1, "kobject: '%s' does not have a release() function, it is broken and must be fixed.",
 		     safe_name(kobj));
 	kobject_put(parent);
