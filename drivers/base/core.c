@@ -423,7 +423,7 @@ int device_add(struct device *dev)
 	if (dev->bus)
 		device_attach(dev);
 	if (dev->class)
-		class_add_device(dev); /* then the class's interfaces (Linux 2.6.18) */
+		class_add_device(dev); /* then the class's interfaces (Linux 2.6.19) */
 	put_device(dev);
 	return 0;
 

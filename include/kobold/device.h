@@ -281,7 +281,7 @@ struct class_device_attribute {
 
 struct class {
 	const char *name;
-	struct module *owner;		     /* THIS_MODULE: its devices' uevent and dev files pin it */
+	struct module *owner;		     /* 2.6.13: its devices' uevent and dev files pin it */
 	struct kset subsys;		     /* /sys/class/<name> */
 	struct list_head children;	     /* class devices, in add order */
 	struct list_head devices;	     /* struct device members, in add order */
@@ -292,7 +292,7 @@ struct class {
 		       char *buffer, int buffer_size);
 	void (*release)(struct class_device *dev); /* for devices without their own */
 	void (*class_release)(struct class *cls);
-	/* For struct device members (the newer API). */
+	/* For struct device members (the newer API: dev_uevent, dev_release 2.6.19). */
 	const struct attribute_group **dev_groups; /* Linux 3.11: made at each add */
 	int (*dev_uevent)(struct device *dev, struct kobj_uevent_env *env);
 	char *(*devnode)(struct device *dev, umode_t *mode); /* /dev name, if not the device's */
@@ -318,7 +318,7 @@ struct class_interface {
 	struct class *class;
 	int (*add)(struct class_device *dev); /* for class_device members */
 	void (*remove)(struct class_device *dev);
-	int (*add_dev)(struct device *dev); /* for struct device members (Linux 6.4's form) */
+	int (*add_dev)(struct device *dev); /* struct device members: 2.6.19, in 6.4's form */
 	void (*remove_dev)(struct device *dev);
 };
 

@@ -175,6 +175,31 @@ static void class_device_links_to_device_and_back(struct ktest *t)
 	kfree(c);
 }
 
+/* 2.6.14's class_device.parent: the child's directory is inside its parent's. */
+static void class_device_inside_its_parent(struct ktest *t)
+{
+	struct tcd *p = tcd_new(&kt_class, "ktpar"), *c = tcd_new(&kt_class, "ktkid");
+	struct t_events ev;
+
+	KTEST_ASSERT_TRUE(t, p && c);
+	p->cd.release = tcd_own_release;
+	c->cd.release = tcd_own_release;
+	c->cd.parent = &p->cd;
+	KTEST_ASSERT_EQ(t, class_device_register(&p->cd), 0);
+	t_events_start(&ev);
+	KTEST_ASSERT_EQ(t, class_device_register(&c->cd), 0);
+	t_events_stop(&ev);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktpar/ktkid/uevent"), 0);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktkid"), -ENOENT);
+	KTEST_EXPECT_TRUE(t, t_event_has(&ev, 0, "ACTION=add|DEVPATH=/class/ktest_class/ktpar/ktkid|"
+						 "SUBSYSTEM=ktest_class|"));
+	class_device_unregister(&c->cd);
+	class_device_unregister(&p->cd);
+	KTEST_EXPECT_EQ(t, c->own_releases + p->own_releases, 2);
+	kfree(c);
+	kfree(p);
+}
+
 static void class_device_release_choices(struct ktest *t)
 {
 	struct tcd *own = tcd_new(&kt_class, "ktown");
@@ -251,6 +276,7 @@ static void class_device_stale_open_file(struct ktest *t)
 static const struct ktest_case class_cases[] = {
 	KTEST_CASE(class_device_directory_and_attributes),
 	KTEST_CASE(class_device_links_to_device_and_back),
+	KTEST_CASE(class_device_inside_its_parent),
 	KTEST_CASE(class_device_release_choices),
 	KTEST_CASE(class_device_bad_names),
 	KTEST_CASE(class_device_stale_open_file),
