@@ -19,8 +19,8 @@
 #include "../../block/partitions/check.h"
 
 #define PD_HEADER 8
-#define PD_FIX_CRC 1	 /* flags: make the GPT headers' and entries' CRCs right */
-#define PD_READ_ENOMEM 2 /* flags: read number fail_read answers -ENOMEM */
+#define PD_FIX_CRC 1	  /* flags: make the GPT headers' and entries' CRCs right */
+#define PD_READ_ENOMEM 2  /* flags: read number fail_read answers -ENOMEM */
 #define PD_KMALLOC_FAIL 4 /* flags: allocation number fail_alloc fails */
 
 struct pd_disk {
@@ -120,9 +120,7 @@ static int pd_run(const uint8_t *data, size_t size, int (*parser)(struct parsed_
 	if (flags & PD_READ_ENOMEM)
 		d.fail_read = data[6] + 1u;
 	memset(&s, 0, sizeof(s));
-	s = (struct parsed_partitions){ .name = "fz", .capacity = d.capacity,
-					.limit = 1 + data[4] % PARSED_MAX_PARTS,
-					.read_sector = pd_read, .data = &d };
+	s = (struct parsed_partitions){ .name = "fz", .capacity = d.capacity, .limit = 1 + data[4] % PARSED_MAX_PARTS, .read_sector = pd_read, .data = &d };
 	if (flags & PD_KMALLOC_FAIL)
 		kmalloc_fail_nth(data[7] + 1u);
 	if (parser) {
