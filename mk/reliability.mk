@@ -29,20 +29,22 @@ $(FUZZ_DIR)/obj/%.o: %.c | $(FUZZ_DIR)/.tools
 	@echo "  FUZZCC  $<"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=ktest_host_main -MMD -MP -c $< -o $@
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS) $(wildcard tests/fuzz/*.h)
 	@echo "  FUZZ    $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c %.o,$^) -o $@
 
 .PHONY: fuzz fuzz-build soak failslab-walk failslab-boot hotplug-walk hotplug-soak
 fuzz-build: $(FUZZ_BINS)
 
-# Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME.
+# Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME,
+# starting from the seeds in tests/fuzz/corpus/NAME where there are some.
 fuzz: fuzz-build
 	$(Q)for t in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
 		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
 		status=0; ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=6000 -print_final_stats=1 $(FUZZ_DIR)/corpus/$$t \
+			$$(test -d tests/fuzz/corpus/$$t && echo tests/fuzz/corpus/$$t) \
 			>$(FUZZ_DIR)/fuzz_$$t.log 2>&1 || status=$$?; \
 		grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-' $(FUZZ_DIR)/fuzz_$$t.log; \
 		[ $$status -eq 0 ] || { echo "fuzz_$$t failed: $(FUZZ_DIR)/fuzz_$$t.log"; exit 1; }; \

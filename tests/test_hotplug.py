@@ -1,6 +1,9 @@
 """test_hotplug.py: QEMU's device_add and device_del reach the kernel by
 themselves (ACPI GPE 1, the SCI, deferred work), and `udevadm monitor`
-follows the events live until Ctrl-C. One QEMU boot for the scenario."""
+follows the events live until Ctrl-C. One QEMU boot for the scenario.
+Then add/del cycles: BAR space given back and reused, a hot-add failing at
+each allocation in turn still ejecting and leaking nothing (make
+hotplug-walk: every allocation), and the soak (make hotplug-soak)."""
 import os
 import re
 import time
