@@ -9,6 +9,7 @@
 #include <kobold/genhd.h>
 
 #include <kobold/errno.h>
+#include <kobold/fs.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -45,6 +46,12 @@ static const struct sysfs_ops part_sysfs_ops = {
 	.show = part_attr_show,
 	.store = part_attr_store,
 };
+
+/* The partition's number: the disk's major, the minor after the disk's by partno. */
+static dev_t part_devt(const struct hd_struct *p)
+{
+	return MKDEV(p->disk->major, p->disk->first_minor + (unsigned int)p->partno);
+}
 
 static ssize_t part_dev_show(struct hd_struct *p, char *buf)
 {
@@ -198,6 +205,8 @@ static int add_partition(struct gendisk *disk, int n, u64 start, u64 size)
 	if (err)
 		goto out_del;
 	disk->part[n] = p;
+	/* as a disk's: the node exists before the event is sent */
+	devtmpfs_create_node(kobject_name(&p->kobj), S_IFBLK | 0600, part_devt(p));
 	kobject_hotplug(&p->kobj, KOBJ_ADD);
 	return 0;
 
@@ -213,6 +222,7 @@ static void delete_partition(struct gendisk *disk, int n)
 	struct hd_struct *p = disk->part[n];
 
 	disk->part[n] = NULL;
+	devtmpfs_delete_node(kobject_name(&p->kobj), part_devt(p));
 	kobject_hotplug(&p->kobj, KOBJ_REMOVE);
 	sysfs_remove_link(&block_class.subsys.kobj, kobject_name(&p->kobj));
 	kobject_del(&p->kobj);

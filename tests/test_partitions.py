@@ -2,6 +2,8 @@
 partitions, a GPT, a GPT whose primary header is damaged), partitions as
 kobjects below their disk, I/O bounded to a partition, lsblk's tree, and
 blockdev --rereadpt refused while a partition is held. One QEMU boot."""
+import re
+
 import partimg
 from test_virtio import cat, disk, image, sh
 
@@ -116,3 +118,42 @@ def test_long_output_reaches_a_file_and_dev_null_whole(boot_with, tmp_path):
     assert "Size: %d " % (lines * 79 + 9) in sh(k, "stat /tmp/big")
     assert k.run("blk read vda 0 300 >> /tmp/big") == ""
     assert "Size: %d " % (2 * (lines * 79 + 9)) in sh(k, "stat /tmp/big")
+
+
+def test_partition_nodes_reach_their_own_sectors_only(boot_with, tmp_path):
+    """/dev/vda5 is a node of its own (253:5), made with the partition and gone with
+    it; reads and writes through it, synchronous or N in flight, stay inside it."""
+    mbr = partimg.mbr(str(tmp_path / "nodes.img"), 16, [(2048, 8192, partimg.LINUX),
+                                                       (10240, 20000, partimg.EXTENDED)],
+                      [(12288, 2048), (16384, 4096)], ext_index=1)
+    with open(mbr, "r+b") as f:
+        for sector, mark in [(2048, b"first partition"), (12288, b"fifth partition")]:
+            f.seek(sector * SECTOR)
+            f.write(mark)
+    with open(mbr, "rb") as f:
+        before = f.read()
+    k = boot_with(qemu_args=disk(mbr, "d0"))
+    listing = sh(k, "ls -l /dev")
+    for name, minor in [("vda1", 1), ("vda5", 5), ("vda6", 6)]:
+        assert re.search(r"^brw------- +253, +%d %s$" % (minor, name), listing, re.M), listing
+    assert "fifth partition" in sh(k, "hexdump -C -n 16 /dev/vda5")
+    assert "first partition" in sh(k, "hexdump -C -n 16 /dev/vda1")
+    out = k.run("dd if=/dev/zero of=/dev/vda5 bs=512 count=1 seek=2048")
+    assert "No space left on device" in out, out  # one sector past vda5's end
+    assert "bytes" in sh(k, "dd if=/dev/zero of=/dev/vda5 bs=512 count=1 seek=2047")
+    out = sh(k, "dd if=/dev/vda6 of=/dev/null bs=4096 depth=4")
+    assert "\n%d bytes" % (4096 * SECTOR) in out, out  # all of vda6, no more
+    sh(k, "blk flush vda")
+    with open(mbr, "rb") as f:
+        data = f.read()
+    last = (12288 + 2047) * SECTOR  # vda5's last sector: the only one written
+    assert data[last:last + SECTOR] == b"\0" * SECTOR
+    assert data[:last] == before[:last] and data[last + SECTOR:] == before[last + SECTOR:]
+    fd = re.fullmatch(r"fd (\d+)\n", sh(k, "open /dev/vda5")).group(1)  # the node holds vda5
+    assert k.run("blockdev --rereadpt vda") == \
+        "blockdev: ioctl error on BLKRRPART: Device or resource busy\n"
+    assert sh(k, "close " + fd) == ""
+    assert sh(k, "blockdev --rereadpt vda") == ""
+    assert "vda5" in sh(k, "ls /dev")  # the table read again: vda5 and its node again
+    assert sh(k, "rmmod virtio_blk") == ""
+    assert not re.search(r" vda\d*$", sh(k, "ls -l /dev"), re.M)
