@@ -192,6 +192,18 @@ static int udev_sysfs_attr_write(void *ctx, const char *devpath, const char *att
 	return n < 0 ? (int)n : 0;
 }
 
+int udev_sysfs_attr_writable(const char *devpath, const char *attr)
+{
+	struct sysfs_dirent *sd = attr_lookup(devpath, attr);
+	int err;
+
+	if (!sd)
+		return -ENOENT;
+	err = sysfs_dirent_mode(sd) & S_IWUGO ? 0 : -EACCES;
+	sysfs_put(sd);
+	return err;
+}
+
 const struct udev_device_ops udev_sysfs_ops = {
 	.parent = udev_sysfs_parent,
 	.property = udev_sysfs_property,
