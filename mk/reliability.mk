@@ -35,13 +35,15 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
 .PHONY: fuzz fuzz-build soak failslab-walk failslab-boot
 fuzz-build: $(FUZZ_BINS)
 
-# Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME.
+# Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME and
+# seeded from tests/fuzz/corpus/NAME (the bad inputs each target must survive).
 fuzz: fuzz-build
 	$(Q)for t in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
 		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
 		status=0; ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=6000 -print_final_stats=1 $(FUZZ_DIR)/corpus/$$t \
+			$$(test -d tests/fuzz/corpus/$$t && echo tests/fuzz/corpus/$$t) \
 			>$(FUZZ_DIR)/fuzz_$$t.log 2>&1 || status=$$?; \
 		grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-' $(FUZZ_DIR)/fuzz_$$t.log; \
 		[ $$status -eq 0 ] || { echo "fuzz_$$t failed: $(FUZZ_DIR)/fuzz_$$t.log"; exit 1; }; \

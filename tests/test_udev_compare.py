@@ -5,6 +5,7 @@ Debian 12's udev package in Debian's Linux): every case agrees, but for the
 differences kept on purpose (docs/differences.md), which are checked as such."""
 import json
 import os
+import re
 
 import pytest
 
@@ -41,3 +42,29 @@ def test_kobold_agrees_with_systemd(kobold_outputs, name, dev):
         "%s:\n  systemd 252: %r\n  Kobold:      %r" % (f, l, k) for f, (l, k) in diff.items())
     for field in kept:  # a kept difference is Kobold's refusal, named with file and line
         assert any(e.startswith(results.RULES + ":") for e in kobold[field]), kobold
+
+
+def test_too_many_rules_keep_the_built_in_ones(tmp_path):
+    """A file of 10,000 rules sorting first: the overflow is refused with file
+    and line, and the built-in rules (loaded first) still make the disk's links."""
+    k = udev_kobold.boot(str(tmp_path))
+    try:
+        k.run("rm %s" % " ".join("%s/%s" % (udev_kobold.RULES_D, m) for m in udev_kobold.MASK))
+        off, size = k.where["rules-10000"]
+        assert "copied" in k.run("dd if=/dev/vdb of=%s/10-many.rules bs=%d skip=%d count=1"
+                                 % (udev_kobold.RULES_D, size, off // size))
+        k.run("udevadm control --reload")
+        out = k.run("dmesg")  # booted with loglevel=3: the error is in the log
+        assert re.search(r"udevd: /etc/udev/rules.d/10-many.rules:\d+ Too many rules \(1024 at "
+                         r"most\), ignoring the rest of the file\n", out), out
+        out = k.run("udevadm test /sys/class/block/vda")
+        assert "\nR=1\n" in out, out  # the file's first rule kept
+        assert "DEVLINKS=/dev/disk/by-id/virtio-kobold-disk /dev/disk/by-path/pci-0000:00:04.0" \
+            in out, out
+        k.run("rm -r /dev/disk")
+        k.run("udevadm trigger --subsystem-match=block")
+        k.run("udevadm settle")
+        assert k.run("readlink /dev/disk/by-id/virtio-kobold-disk") == "../../vda\n"
+        assert k.run("echo ok") == "ok\n"
+    finally:
+        k.close()
