@@ -47,7 +47,7 @@ def test_attributes_and_uevent_agree(kernel):
     dev = kernel.run("cat /sys/class/block/sbd0/dev").strip()
     major, minor = dev.split(":")
     uevent = kernel.run("cat /sys/class/block/sbd0/uevent").split()
-    assert uevent == ["MAJOR=" + major, "MINOR=" + minor, "DEVNAME=sbd0"]
+    assert uevent == ["MAJOR=" + major, "MINOR=" + minor, "DEVNAME=sbd0", "DEVTYPE=disk"]
     row = lsblk(kernel)["sbd0"]
     assert row[1] == dev
     assert kernel.run("cat /sys/class/sbd/sbd0/uevent").split() == ["SBD_SIZE_KB=4096"]

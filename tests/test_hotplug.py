@@ -50,7 +50,7 @@ def test_device_add_and_del_run_by_themselves(boot_with, tmp_path):
     k.monitor("device_add virtio-blk-pci,drive=hp1,id=hot1,addr=0x7")
     k.expect(r"KERNEL\[[\d.]+\] add      /class/block/vdb \(block\)\r*\nACTION=add\r*\n"
              r"DEVPATH=/class/block/vdb\r*\nSUBSYSTEM=block\r*\nSEQNUM=\d+\r*\nMAJOR=253\r*\n"
-             r"MINOR=16\r*\nDEVNAME=vdb\r*\n\r*\n")
+             r"MINOR=16\r*\nDEVNAME=vdb\r*\nDEVTYPE=disk\r*\n\r*\n")
     out = stop(k)
     assert "(pci)" not in out and "(virtio)" not in out, out
 
