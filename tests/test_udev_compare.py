@@ -68,3 +68,34 @@ def test_too_many_rules_keep_the_built_in_ones(tmp_path):
         assert k.run("echo ok") == "ok\n"
     finally:
         k.close()
+
+
+def test_bad_rules_at_run_time_are_named_and_the_rest_work(tmp_path):
+    """A NUL byte, a GOTO loop and a write to a read-only attribute, in the
+    rules udevd runs on a real event: each named with file and line, the good
+    rules still applied, and the shell answers after."""
+    k = udev_kobold.boot(str(tmp_path))
+    try:
+        for name in ("nul-byte", "goto-loop"):
+            off, size = k.where[name]
+            assert "copied" in k.run("dd if=/dev/vdb of=%s/20-%s.rules bs=%d skip=%d count=1"
+                                     % (udev_kobold.RULES_D, name, size, off // size))
+        k.run("echo 'KERNEL==\"sbd0\", SUBSYSTEM==\"block\", ATTR{dev}=\"1:1\", "
+              "SYMLINK+=\"sbd-seen\"' > "
+              "%s/30-ro.rules" % udev_kobold.RULES_D)
+        k.run("udevadm control --reload")
+        k.run("rmmod sbd")
+        k.run("modprobe sbd")
+        k.run("udevadm settle")
+        log = k.run("dmesg")
+        for line in ["/etc/udev/rules.d/20-nul-byte.rules:2 Invalid key/value pair, ignoring.",
+                     "/etc/udev/rules.d/20-goto-loop.rules:2: GOTO=\"a\" has no matching label, "
+                     "ignoring",
+                     "/etc/udev/rules.d/30-ro.rules:1 Failed to write "
+                     "ATTR{/sys/class/block/sbd0/dev}, ignoring: Permission denied"]:
+            assert "udevd: " + line + "\n" in log, log[-3000:]
+        assert k.run("cat /sys/class/block/sbd0/dev").endswith(":0\n")
+        assert k.run("readlink /dev/sbd-seen") == "sbd0\n"  # the rule went on
+        assert k.run("echo ok") == "ok\n"
+    finally:
+        k.close()

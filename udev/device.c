@@ -4,6 +4,7 @@
  * written as `cat` and `echo >` would).
  */
 #include <kobold/errno.h>
+#include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
@@ -204,10 +205,17 @@ int udev_sysfs_attr_writable(const char *devpath, const char *attr)
 	return err;
 }
 
+/* udevd's events: a failed assignment is logged (udevadm test prints its own). */
+static void udev_sysfs_failed(void *ctx, const char *line)
+{
+	pr_warn("udevd: %s\n", line);
+}
+
 const struct udev_device_ops udev_sysfs_ops = {
 	.parent = udev_sysfs_parent,
 	.property = udev_sysfs_property,
 	.attr_read = udev_sysfs_attr_read,
 	.attr_write = udev_sysfs_attr_write,
 	.import_builtin = udev_builtin_import,
+	.failed = udev_sysfs_failed,
 };

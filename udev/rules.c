@@ -632,10 +632,11 @@ static void trace_key(struct udev_event *ev, const struct udev_rule *r,
 static void trace_error(struct udev_event *ev, const struct udev_rule *r,
 			const struct udev_key *k, const char *value, int err)
 {
+	void (*out)(void *ctx, const char *line) = ev->ops->failed ?: ev->ops->trace;
 	char line[UDEV_VALUE_MAX * 2 + 128];
 	size_t n;
 
-	if (!ev->ops->trace)
+	if (!out)
 		return;
 	n = scnprintf(line, sizeof(line), "%s:%d ", r->file, r->line);
 	if (k->type == UDEV_ATTR)
@@ -647,7 +648,7 @@ static void trace_error(struct udev_event *ev, const struct udev_rule *r,
 	else
 		scnprintf(line + n, sizeof(line) - n, "Failed to apply %s, ignoring: %s",
 			  key_name(k), kstrerror(err));
-	ev->ops->trace(ev->ctx, line);
+	out(ev->ctx, line);
 }
 
 static int list_add_str(char **list, int *nr, int max, const char *s)

@@ -94,6 +94,8 @@ struct udev_device_ops {
 	int (*import_builtin)(void *ctx, struct udev_event *event, const char *name);
 	/* each applied assignment, as `udevadm test` prints it; may be NULL */
 	void (*trace)(void *ctx, const char *line);
+	/* an assignment that failed, in systemd's words; may be NULL (then trace has it) */
+	void (*failed)(void *ctx, const char *line);
 };
 
 /* One event on its way through the rules, and what they decided for it. */
