@@ -317,6 +317,40 @@ int blkdev_get_by_name(const char *name, struct block_device *bdev)
 	return bdev->bd_disk ? 0 : -ENODEV;
 }
 
+struct find_dev {
+	dev_t dev;
+	struct block_device *bdev;
+};
+
+static void find_dev_in(struct gendisk *disk, void *arg)
+{
+	struct find_dev *f = arg;
+	unsigned int minor = MINOR(f->dev), n = minor - disk->first_minor;
+	unsigned int span = disk->minors > 1 ? (unsigned int)disk->minors : 1; /* sbd leaves it 0 */
+	struct hd_struct *p;
+
+	if (f->bdev->bd_disk || MAJOR(f->dev) != disk->major || minor < disk->first_minor ||
+	    n >= span)
+		return;
+	p = n && disk->part ? disk->part[n] : NULL;
+	if (n && !p)
+		return; /* a number the disk holds for a partition it does not have */
+	f->bdev->bd_disk = get_gendisk_by_name(disk->disk_name);
+	f->bdev->bd_part = p;
+	if (p)
+		kobject_get(&p->kobj);
+}
+
+int blkdev_get_by_dev(dev_t dev, struct block_device *bdev)
+{
+	struct find_dev f = { dev, bdev };
+
+	bdev->bd_part = NULL;
+	bdev->bd_disk = NULL;
+	blk_for_each_disk(find_dev_in, &f);
+	return bdev->bd_disk ? 0 : -ENODEV;
+}
+
 void blkdev_put(struct block_device *bdev)
 {
 	if (bdev->bd_part)

@@ -17,3 +17,11 @@ udev-compare: deps $(KERNEL)
 	$(Q)$(NEED) qemu-system-x86_64 qemu-system-x86
 	$(Q)$(NEED) dpkg-deb dpkg
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/udev_compare.py --record
+
+# usertests on Debian's Linux in QEMU, the guest the benchmarks use: what the
+# suite expects must be what Linux does (user/README.md).
+.PHONY: usertests-linux
+usertests-linux: user
+	$(Q)$(NEED) qemu-system-x86_64 qemu-system-x86
+	$(Q)$(NEED) dpkg-deb dpkg
+	$(Q)$(PYTHON) scripts/usertests-linux.py $(BUILD)/user

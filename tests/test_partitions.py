@@ -3,7 +3,7 @@ partitions, a GPT, a GPT whose primary header is damaged), partitions as
 kobjects below their disk, I/O bounded to a partition, lsblk's tree, and
 blockdev --rereadpt refused while a partition is held. One QEMU boot."""
 import partimg
-from test_virtio import cat, disk, sh
+from test_virtio import cat, disk, image, sh
 
 SECTOR = 512
 
@@ -75,3 +75,44 @@ def test_mbr_and_gpt_partitions(boot_with, tmp_path):
     events = sh(k, "udevadm monitor --journal")
     assert "remove   /class/block/vda/vda6 (block)" in events
     assert sh(k, "blockdev --getsz vda1") == "4096\n"
+
+
+def test_partitions_are_block_devices_to_every_command(boot_with, tmp_path):
+    """blk bench and blockdev take a partition by name, and a disk by name or by
+    its node, as util-linux and fio do."""
+    mbr = partimg.mbr(str(tmp_path / "mbr.img"), 16, [(2048, 8192, partimg.LINUX),
+                                                      (10240, 20000, partimg.EXTENDED)],
+                      [(12288, 2048), (16384, 4096)], ext_index=1)
+    with open(mbr, "rb") as f:
+        before = f.read()
+    k = boot_with(qemu_args=disk(mbr, "d0"))
+    assert sh(k, "blockdev --getsz /dev/sbd0") == "8192\n"
+    assert sh(k, "blockdev --getsz /dev/vda") == "%d\n" % (16 * 2048)
+    assert sh(k, "blockdev --getsz vda5") == "2048\n"
+    assert sh(k, "blockdev --getsize64 vda6") == "%d\n" % (4096 * SECTOR)
+    assert k.run("blockdev --getsz /dev/null") == "blockdev: cannot open /dev/null: No such file or directory\n"
+    out = sh(k, "blk bench vda5 write seq 4 1 --verify")
+    assert out.startswith("vda5 write seq bs=4K depth=1: 1048576 bytes in "), out
+    out = sh(k, "blk bench vda5 read seq 4 1 --verify")
+    assert out.startswith("vda5 read seq bs=4K depth=1: 1048576 bytes in "), out
+    assert k.run("blk bench vda5 read seq 2048 1") == "blk: vda5: Invalid argument\n"  # 2 MiB > vda5
+    sh(k, "blk flush vda")
+    with open(mbr, "rb") as f:  # the pattern filled vda5 and nothing beside it
+        after = f.read()
+    start, end = 12288 * SECTOR, (12288 + 2048) * SECTOR
+    assert after[start:start + 8] == bytes([0, 0, 0, 0, 1, 0, 0, 0])  # word i of sector 0 holds i
+    assert after[end - SECTOR:end - SECTOR + 4] == (2047 * 128).to_bytes(4, "little")
+    assert after[:start] == before[:start] and after[end:] == before[end:]
+
+
+def test_long_output_reaches_a_file_and_dev_null_whole(boot_with, tmp_path):
+    """A command's output past the shell's 64 KiB buffer goes on to the file as it
+    comes; /dev/null takes any amount."""
+    data = bytes((i * 7919 + i // 256) & 0xff for i in range(300 * SECTOR))
+    k = boot_with(qemu_args=disk(image(tmp_path, "r.img", 1, data=data), "d0"))
+    assert k.run("blk read vda 0 300 > /dev/null") == ""
+    assert k.run("blk read vda 0 300 > /tmp/big") == ""
+    lines = 300 * SECTOR // 16
+    assert "Size: %d " % (lines * 79 + 9) in sh(k, "stat /tmp/big")
+    assert k.run("blk read vda 0 300 >> /tmp/big") == ""
+    assert "Size: %d " % (2 * (lines * 79 + 9)) in sh(k, "stat /tmp/big")

@@ -277,3 +277,6 @@ void wake_up(struct wait_queue_head *wq)
 bool cpu_online(unsigned int cpu) { return cpu == 0; }
 int cpu_up(unsigned int cpu) { return -EINVAL; }
 int cpu_down(unsigned int cpu) { return -EINVAL; }
+
+/* No kernel symbol table on the host: addresses print as numbers. */
+bool ksym_lookup(u32 addr, const char **name, u32 *offset, u32 *size) { return false; }

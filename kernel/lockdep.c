@@ -1,0 +1,344 @@
+/*
+ * lockdep.c: the lock validator (Linux 2.6.18's kernel/lockdep.c, cut down
+ * to lock order): classes by key, a graph of the orders seen, a check for a
+ * cycle each time a new order is added, and reports in Linux's words.
+ * Kobold does not track interrupt-safety or read locks; see
+ * docs/differences.md. Portable C: the unit tests drive it on the host.
+ */
+#include <kobold/irqflags.h>
+#include <kobold/kallsyms.h>
+#include <kobold/lockdep.h>
+#include <kobold/printk.h>
+#include <kobold/string.h>
+
+#define MAX_LOCKDEP_KEYS 512
+#define MAX_LOCKDEP_ENTRIES 4096
+
+struct lock_class {
+	const struct lock_class_key *key;
+	const char *name;
+	int after;	      /* first of the orders "this before X", -1: none */
+	unsigned int bfs_gen; /* this search has seen it */
+	int bfs_parent;	      /* the order by which the search reached it */
+};
+
+/* One recorded order: @class was taken while @prev was held (prev before class). */
+struct lock_list {
+	struct lock_class *prev, *class;
+	unsigned long prev_ip, ip; /* where each was taken, the first time */
+	int next;		   /* the next order of @prev, -1: none */
+};
+
+bool debug_locks = true;
+static struct lock_class classes[MAX_LOCKDEP_KEYS];
+static unsigned int nr_classes;
+static struct lock_list entries[MAX_LOCKDEP_ENTRIES];
+static unsigned int nr_entries;
+static unsigned int bfs_gen;
+static int bfs_queue[MAX_LOCKDEP_KEYS];
+static volatile int graph_lock;
+
+static unsigned long graph_lock_irqsave(void)
+{
+	unsigned long flags = local_irq_save();
+
+	while (__sync_lock_test_and_set(&graph_lock, 1))
+		;
+	return flags;
+}
+
+static void graph_unlock_irqrestore(unsigned long flags)
+{
+	__sync_lock_release(&graph_lock);
+	local_irq_restore(flags);
+}
+
+/* The first report turns checking off: the graph may be wrong from there on. */
+static void debug_locks_off(void)
+{
+	debug_locks = false;
+}
+
+static struct lockdep_task default_task;
+
+__attribute__((weak)) struct lockdep_task *lockdep_current(void) { return &default_task; }
+__attribute__((weak)) const char *lockdep_task_name(const struct lockdep_task *t) { return "kernel"; }
+__attribute__((weak)) int lockdep_task_pid(const struct lockdep_task *t) { return 0; }
+
+void lockdep_init_map(struct lockdep_map *map, const char *name,
+		      const struct lock_class_key *key)
+{
+	map->key = key;
+	map->name = name;
+	map->class = NULL;
+}
+
+static struct lock_class *register_class(struct lockdep_map *map)
+{
+	for (unsigned int i = 0; i < nr_classes; i++)
+		if (classes[i].key == map->key)
+			return &classes[i];
+	if (nr_classes == MAX_LOCKDEP_KEYS) {
+		debug_locks_off();
+		pr_err("BUG: MAX_LOCKDEP_KEYS too low!\n");
+		pr_err("turning off the locking correctness validator.\n");
+		return NULL;
+	}
+	classes[nr_classes] = (struct lock_class){ map->key, map->name, -1, 0, -1 };
+	return &classes[nr_classes++];
+}
+
+#define KSYM_LEN 64
+
+/* "name+0x12/0x40" for a code address, or the number when there is no symbol. */
+static const char *sprint_ip(char *buf, unsigned long ip)
+{
+	const char *name;
+	u32 off, size;
+
+	if (ksym_lookup((u32)ip, &name, &off, &size))
+		scnprintf(buf, KSYM_LEN, "%s+%#x/%#x", name, off, size);
+	else
+		scnprintf(buf, KSYM_LEN, "%#lx", ip);
+	return buf;
+}
+
+static void print_lock(const char *prefix, const struct lock_class *c, unsigned long ip)
+{
+	char sym[KSYM_LEN];
+
+	printk(KERN_WARNING "%s(%s), at: %s\n", prefix, c->name, sprint_ip(sym, ip));
+}
+
+void lockdep_print_held_locks(const struct lockdep_task *task)
+{
+	printk(KERN_WARNING "%d lock%s held by %s/%d:\n", task->depth, task->depth == 1 ? "" : "s",
+	       lockdep_task_name(task), lockdep_task_pid(task));
+	for (int i = 0; i < task->depth; i++) {
+		char prefix[16];
+
+		scnprintf(prefix, sizeof(prefix), " #%d: ", i);
+		print_lock(prefix, task->held[i].class, task->held[i].ip);
+	}
+}
+
+static bool has_order(const struct lock_class *prev, const struct lock_class *next)
+{
+	for (int e = prev->after; e >= 0; e = entries[e].next)
+		if (entries[e].class == next)
+			return true;
+	return false;
+}
+
+/* Breadth first from @from along recorded orders: the index of @target's class, or -1. */
+static int find_path(struct lock_class *from, struct lock_class *target)
+{
+	unsigned int head = 0, tail = 0;
+
+	bfs_gen++;
+	from->bfs_gen = bfs_gen;
+	from->bfs_parent = -1;
+	bfs_queue[tail++] = (int)(from - classes);
+	while (head < tail) {
+		struct lock_class *c = &classes[bfs_queue[head++]];
+
+		if (c == target)
+			return (int)(c - classes);
+		for (int e = c->after; e >= 0; e = entries[e].next) {
+			struct lock_class *n = entries[e].class;
+
+			if (n->bfs_gen == bfs_gen)
+				continue;
+			n->bfs_gen = bfs_gen;
+			n->bfs_parent = e;
+			bfs_queue[tail++] = (int)(n - classes);
+		}
+	}
+	return -1;
+}
+
+static void print_scenario(const struct lock_class *held, const struct lock_class *want)
+{
+	printk(KERN_WARNING " Possible unsafe locking scenario:\n\n");
+	printk(KERN_WARNING "       CPU0                    CPU1\n");
+	printk(KERN_WARNING "       ----                    ----\n");
+	printk(KERN_WARNING "  lock(%s);\n", held->name);
+	printk(KERN_WARNING "                               lock(%s);\n", want->name);
+	printk(KERN_WARNING "                               lock(%s);\n", held->name);
+	printk(KERN_WARNING "  lock(%s);\n", want->name);
+	printk(KERN_WARNING "\n *** DEADLOCK ***\n\n");
+}
+
+/* The chain found by find_path(next ... prev), newest order first, as Linux prints it. */
+static void print_chain(struct lock_class *next, struct lock_class *prev)
+{
+	int depth = 0;
+
+	for (struct lock_class *c = prev; c != next; c = entries[c->bfs_parent].prev)
+		depth++;
+	printk(KERN_WARNING "\nthe existing dependency chain (in reverse order) is:\n");
+	for (struct lock_class *c = prev; c != next; c = entries[c->bfs_parent].prev) {
+		const struct lock_list *e = &entries[c->bfs_parent];
+		char sym[KSYM_LEN];
+
+		printk(KERN_WARNING "\n-> #%d (%s):\n", depth--, c->name);
+		printk(KERN_WARNING "       taken at %s\n", sprint_ip(sym, e->ip));
+		printk(KERN_WARNING "       while holding (%s), taken at %s\n", e->prev->name,
+		       sprint_ip(sym, e->prev_ip));
+	}
+	printk(KERN_WARNING "\n-> #0 (%s):\n", next->name);
+}
+
+/* A report's head: the title between rules of its length, the lock wanted and the lock held. */
+static void print_head(const char *title, const struct lockdep_task *task,
+		       const struct lock_class *next, unsigned long ip, const struct held_lock *held)
+{
+	char rule[80];
+	size_t n = strlen("WARNING: ") + strlen(title);
+
+	debug_locks_off();
+	n = n < sizeof(rule) - 1 ? n : sizeof(rule) - 1;
+	memset(rule, '=', n);
+	rule[n] = '\0';
+	printk(KERN_WARNING "\n%s\n", rule);
+	printk(KERN_WARNING "WARNING: %s\n", title);
+	memset(rule, '-', n);
+	printk(KERN_WARNING "%s\n", rule);
+	printk(KERN_WARNING "%s/%d is trying to acquire lock:\n", lockdep_task_name(task),
+	       lockdep_task_pid(task));
+	print_lock(" ", next, ip);
+	printk(KERN_WARNING "\nbut task is already holding lock:\n");
+	print_lock(" ", held->class, held->ip);
+}
+
+static void print_circular_bug(const struct lockdep_task *task, const struct held_lock *held,
+			       struct lock_class *next, unsigned long ip)
+{
+	print_head("possible circular locking dependency detected", task, next, ip, held);
+	printk(KERN_WARNING "\nwhich lock already depends on the new lock.\n\n");
+	print_chain(next, held->class);
+	printk(KERN_WARNING "\nother info that might help us debug this:\n\n");
+	print_scenario(held->class, next);
+	lockdep_print_held_locks(task);
+	dump_stack();
+}
+
+static void print_recursion_bug(const struct lockdep_task *task, const struct held_lock *held,
+				struct lock_class *next, unsigned long ip)
+{
+	print_head("possible recursive locking detected", task, next, ip, held);
+	printk(KERN_WARNING "\n *** DEADLOCK ***\n\n");
+	lockdep_print_held_locks(task);
+	dump_stack();
+}
+
+/* Records "prev before next" unless known; false if that closes a cycle (reported). */
+static bool add_order(const struct lockdep_task *task, const struct held_lock *prev,
+		      struct lock_class *next, unsigned long ip)
+{
+	struct lock_list *e;
+
+	if (has_order(prev->class, next))
+		return true;
+	if (find_path(next, prev->class) >= 0) {
+		print_circular_bug(task, prev, next, ip);
+		return false;
+	}
+	if (nr_entries == MAX_LOCKDEP_ENTRIES) {
+		debug_locks_off();
+		pr_err("BUG: MAX_LOCKDEP_ENTRIES too low!\n");
+		return false;
+	}
+	e = &entries[nr_entries];
+	*e = (struct lock_list){ prev->class, next, prev->ip, ip, prev->class->after };
+	prev->class->after = (int)nr_entries++;
+	return true;
+}
+
+/* Checks and records the new lock against the innermost held one (the rest follow by transitivity). */
+static void check_new_lock(struct lockdep_task *task, struct lock_class *class, bool trylock,
+			   unsigned long ip)
+{
+	for (int i = task->depth - 1; i >= 0; i--) {
+		const struct held_lock *h = &task->held[i];
+
+		if (h->class == class && !trylock) {
+			print_recursion_bug(task, h, class, ip);
+			return;
+		}
+	}
+	for (int i = task->depth - 1; i >= 0 && !trylock; i--) {
+		if (!add_order(task, &task->held[i], class, ip))
+			return;
+		if (!task->held[i].trylock)
+			break;
+	}
+}
+
+void lock_acquire(struct lockdep_map *map, bool trylock, unsigned long ip)
+{
+	struct lockdep_task *task = lockdep_current();
+	unsigned long flags;
+
+	if (!debug_locks)
+		return;
+	flags = graph_lock_irqsave();
+	if (!map->class)
+		map->class = register_class(map);
+	if (map->class && debug_locks)
+		check_new_lock(task, map->class, trylock, ip);
+	if (task->depth == MAX_LOCK_DEPTH) {
+		debug_locks_off();
+		pr_err("BUG: MAX_LOCK_DEPTH too low!\n");
+	} else if (map->class) {
+		task->held[task->depth++] = (struct held_lock){ map->class, map, ip, trylock };
+	}
+	graph_unlock_irqrestore(flags);
+}
+
+static void print_unlock_imbalance_bug(const struct lockdep_task *task,
+				       const struct lockdep_map *map, unsigned long ip)
+{
+	char sym[KSYM_LEN];
+
+	debug_locks_off();
+	printk(KERN_WARNING "\n=====================================\n");
+	printk(KERN_WARNING "WARNING: bad unlock balance detected!\n");
+	printk(KERN_WARNING "-------------------------------------\n");
+	printk(KERN_WARNING "%s/%d is trying to release lock (%s) at:\n", lockdep_task_name(task),
+	       lockdep_task_pid(task), map->name);
+	printk(KERN_WARNING "%s\n", sprint_ip(sym, ip));
+	printk(KERN_WARNING "but there are no more locks to release!\n\n");
+	lockdep_print_held_locks(task);
+	dump_stack();
+}
+
+void lock_release(struct lockdep_map *map, unsigned long ip)
+{
+	struct lockdep_task *task = lockdep_current();
+	unsigned long flags;
+	int i;
+
+	if (!debug_locks)
+		return;
+	flags = graph_lock_irqsave();
+	for (i = task->depth - 1; i >= 0 && task->held[i].instance != map; i--)
+		;
+	if (i < 0) {
+		print_unlock_imbalance_bug(task, map, ip);
+	} else {
+		memmove(&task->held[i], &task->held[i + 1],
+			(size_t)(task->depth - i - 1) * sizeof(task->held[0]));
+		task->depth--;
+	}
+	graph_unlock_irqrestore(flags);
+}
+
+unsigned int lockdep_nr_classes(void) { return nr_classes; }
+unsigned int lockdep_nr_dependencies(void) { return nr_entries; }
+
+void lockdep_reset(void)
+{
+	lockdep_current()->depth = 0;
+	debug_locks = true;
+}

@@ -1,0 +1,160 @@
+/* lockdep_test.c: the lock validator reports an inverted order, a cycle through a third lock, recursion and a bad unlock, and nothing for a consistent order. */
+#include <kobold/ktest.h>
+#include <kobold/lockdep.h>
+#include <kobold/printk.h>
+
+#define IP(n) ((unsigned long)(n)) /* call sites: any distinct numbers */
+
+/* A lock of the test's own: its map, as a spinlock would hold one. */
+struct test_lock {
+	struct lockdep_map dep_map;
+};
+
+static void take(struct test_lock *l, unsigned long ip) { lock_acquire(&l->dep_map, false, ip); }
+static void drop(struct test_lock *l, unsigned long ip) { lock_release(&l->dep_map, ip); }
+
+static void init(struct test_lock *l, const char *name, const struct lock_class_key *key)
+{
+	lockdep_init_map(&l->dep_map, name, key);
+}
+
+static int lockdep_test_init(struct ktest *t)
+{
+	lockdep_reset();
+	return lockdep_current()->depth != 0; /* every test starts holding nothing */
+}
+
+static void lockdep_abba_is_reported_at_the_second_order(struct ktest *t)
+{
+	static struct lock_class_key ka, kb;
+	struct test_lock a, b;
+	u32 seq = log_seq();
+
+	init(&a, "&a->lock", &ka);
+	init(&b, "&b->lock", &kb);
+	take(&a, IP(1));
+	take(&b, IP(2)); /* a before b: recorded */
+	drop(&b, IP(3));
+	drop(&a, IP(4));
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "circular"));
+	take(&b, IP(5));
+	take(&a, IP(6)); /* b before a: the cycle, reported before anyone waits */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible circular locking dependency detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "is trying to acquire lock:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #1 (&b->lock):"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #0 (&a->lock):"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "*** DEADLOCK ***"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "1 lock held by")); /* b: a is not held yet */
+	KTEST_EXPECT_FALSE(t, debug_locks);			 /* one report, then lockdep is off */
+	drop(&a, IP(7));
+	drop(&b, IP(8));
+}
+
+static void lockdep_a_consistent_order_is_no_report(struct ktest *t)
+{
+	static struct lock_class_key ka, kb, kc;
+	struct test_lock a, b, c;
+	unsigned int deps = lockdep_nr_dependencies();
+	u32 seq = log_seq();
+
+	init(&a, "a", &ka);
+	init(&b, "b", &kb);
+	init(&c, "c", &kc);
+	for (int i = 0; i < 3; i++) {
+		take(&a, IP(1));
+		take(&b, IP(2));
+		take(&c, IP(3));
+		drop(&c, IP(4));
+		drop(&b, IP(5));
+		drop(&a, IP(6));
+		take(&b, IP(7)); /* b alone, and b before c: the same order */
+		take(&c, IP(8));
+		drop(&c, IP(9));
+		drop(&b, IP(10));
+	}
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "WARNING"));
+	KTEST_EXPECT_EQ(t, lockdep_nr_dependencies() - deps, 2); /* a->b, b->c: each once */
+	KTEST_EXPECT_EQ(t, lockdep_current()->depth, 0);
+}
+
+static void lockdep_a_cycle_through_a_third_lock_is_found(struct ktest *t)
+{
+	static struct lock_class_key ka, kb, kc;
+	struct test_lock a, b, c;
+	u32 seq = log_seq();
+
+	init(&a, "A", &ka);
+	init(&b, "B", &kb);
+	init(&c, "C", &kc);
+	take(&a, IP(1)), take(&b, IP(2)), drop(&b, IP(3)), drop(&a, IP(4)); /* A before B */
+	take(&b, IP(5)), take(&c, IP(6)), drop(&c, IP(7)), drop(&b, IP(8)); /* B before C */
+	KTEST_EXPECT_FALSE(t, log_search(seq, "circular"));
+	take(&c, IP(9));
+	take(&a, IP(10)); /* C before A: A, B, C, A */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible circular locking dependency detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #2 (C):"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #1 (B):"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #0 (A):"));
+	drop(&a, IP(11));
+	drop(&c, IP(12));
+}
+
+static void lockdep_a_trylock_records_no_order(struct ktest *t)
+{
+	static struct lock_class_key ka, kb;
+	struct test_lock a, b;
+	u32 seq = log_seq();
+
+	init(&a, "ta", &ka);
+	init(&b, "tb", &kb);
+	take(&a, IP(1));
+	lock_acquire(&b.dep_map, true, IP(2)); /* a trylock never waits: no "a before b" */
+	drop(&b, IP(3));
+	drop(&a, IP(4));
+	take(&b, IP(5));
+	take(&a, IP(6));
+	drop(&a, IP(7));
+	drop(&b, IP(8));
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "WARNING"));
+}
+
+static void lockdep_recursion_and_a_bad_unlock_are_reported(struct ktest *t)
+{
+	static struct lock_class_key ka, kb;
+	struct test_lock a, b;
+	u32 seq = log_seq();
+
+	init(&a, "ra", &ka);
+	init(&b, "rb", &kb);
+	take(&a, IP(1));
+	take(&a, IP(2));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible recursive locking detected"));
+	drop(&a, IP(3));
+	drop(&a, IP(4));
+	lockdep_reset();
+	seq = log_seq();
+	drop(&b, IP(5)); /* never taken */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: bad unlock balance detected!"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "is trying to release lock (rb) at:"));
+	KTEST_EXPECT_FALSE(t, debug_locks);
+}
+
+static const struct ktest_case lockdep_cases[] = {
+	KTEST_CASE(lockdep_abba_is_reported_at_the_second_order),
+	KTEST_CASE(lockdep_a_consistent_order_is_no_report),
+	KTEST_CASE(lockdep_a_cycle_through_a_third_lock_is_found),
+	KTEST_CASE(lockdep_a_trylock_records_no_order),
+	KTEST_CASE(lockdep_recursion_and_a_bad_unlock_are_reported),
+	KTEST_END,
+};
+
+static struct ktest_suite lockdep_suite = {
+	.name = "lockdep",
+	.cases = lockdep_cases,
+	.init = lockdep_test_init,
+	.exit = NULL,
+};
+KTEST_SUITE(lockdep_suite);
