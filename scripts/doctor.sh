@@ -48,8 +48,8 @@ check clang-format-19 clang-format-19 "make format, test"
 check clang clang "make fuzz, test"
 rt=$(clang -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
 check "$rt" libclang-rt-dev "make fuzz, test" "libFuzzer runtime"
-check qemu-system-x86_64 qemu-system-x86 "make bench"
-check dpkg-deb dpkg "make bench"
+check qemu-system-x86_64 qemu-system-x86 "make bench, udev-compare"
+check dpkg-deb dpkg "make bench, udev-compare"
 check py:matplotlib python3-matplotlib "make bench" "matplotlib (python3)"
 if [ -n "$missing" ]; then
 	pkgs=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')

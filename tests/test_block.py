@@ -50,8 +50,8 @@ def test_attributes_and_uevent_agree(kernel):
     assert kernel.run("cat /sys/class/block/sbd0/uevent").strip() == \
         "cat: /sys/class/block/sbd0/uevent: Permission denied"
     info = kernel.run("udevadm info /sys/class/block/sbd0").split("\n")
-    assert [l for l in info if l.startswith(("E: MAJOR", "E: MINOR", "E: DEVNAME"))] == \
-        ["E: MAJOR=" + major, "E: MINOR=" + minor, "E: DEVNAME=sbd0"]
+    assert [l for l in info if l.startswith(("E: MAJOR", "E: MINOR", "E: DEVNAME", "E: DEVTYPE"))] == \
+        ["E: MAJOR=" + major, "E: MINOR=" + minor, "E: DEVNAME=sbd0", "E: DEVTYPE=disk"]
     row = lsblk(kernel)["sbd0"]
     assert row[1] == dev
     assert "E: SBD_SIZE_KB=4096" in kernel.run("udevadm info /sys/class/sbd/sbd0").split("\n")

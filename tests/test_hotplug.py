@@ -56,7 +56,7 @@ def test_device_add_and_del_run_by_themselves(boot_with, tmp_path):
              r"DEVPATH=/class/block/vdb\r*\nSUBSYSTEM=block\r*\nSEQNUM=\d+\r*\n"
              r"PHYSDEVPATH=/devices/pci0000:00/0000:00:07.0/virtio\d+\r*\nPHYSDEVBUS=virtio\r*\n"
              r"PHYSDEVDRIVER=virtio_blk\r*\nMAJOR=253\r*\n"
-             r"MINOR=16\r*\nDEVNAME=vdb\r*\n\r*\n")
+             r"MINOR=16\r*\nDEVNAME=vdb\r*\nDEVTYPE=disk\r*\n\r*\n")
     out = stop(k)
     assert "(pci)" not in out and "(virtio)" not in out, out
 

@@ -4,6 +4,7 @@
  * written as `cat` and `echo >` would).
  */
 #include <kobold/errno.h>
+#include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
@@ -207,10 +208,29 @@ static int udev_sysfs_attr_write(void *ctx, const char *devpath, const char *att
 	return n < 0 ? (int)n : 0;
 }
 
+int udev_sysfs_attr_writable(const char *devpath, const char *attr)
+{
+	struct sysfs_dirent *sd = attr_lookup(devpath, attr);
+	int err;
+
+	if (!sd)
+		return -ENOENT;
+	err = sysfs_dirent_mode(sd) & S_IWUGO ? 0 : -EACCES;
+	sysfs_put(sd);
+	return err;
+}
+
+/* udevd's events: a failed assignment is logged (udevadm test prints its own). */
+static void udev_sysfs_failed(void *ctx, const char *line)
+{
+	pr_warn("udevd: %s\n", line);
+}
+
 const struct udev_device_ops udev_sysfs_ops = {
 	.parent = udev_sysfs_parent,
 	.property = udev_sysfs_property,
 	.attr_read = udev_sysfs_attr_read,
 	.attr_write = udev_sysfs_attr_write,
 	.import_builtin = udev_builtin_import,
+	.failed = udev_sysfs_failed,
 };

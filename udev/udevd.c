@@ -453,7 +453,17 @@ static void udevd_work_fn(struct work_struct *work)
 		schedule_work(&udevd_work);
 }
 
-/* IMPORT{builtin}="path_id": ID_PATH from the PCI function above the device. */
+/* ID_PATH_TAG, as systemd's path_id: ID_PATH with all but letters, digits and '-' as '_'. */
+static int set_path_tag(struct udev_event *ev, char *path)
+{
+	for (char *p = path; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      *p == '-'))
+			*p = '_';
+	return udev_event_setenv(ev, "ID_PATH_TAG", path);
+}
+
+/* IMPORT{builtin}="path_id": ID_PATH (and ID_PATH_TAG) from the PCI function above the device. */
 int udev_builtin_import(void *ctx, struct udev_event *ev, const char *name)
 {
 	char cur[UDEV_VALUE_MAX], next[UDEV_VALUE_MAX], subsys[32], path[64];
@@ -468,7 +478,7 @@ int udev_builtin_import(void *ctx, struct udev_event *ev, const char *name)
 		if (ev->ops->property(ctx, cur, UDEV_PROP_SUBSYSTEM, subsys, sizeof(subsys)) == 0 &&
 		    strcmp(subsys, "pci") == 0) {
 			scnprintf(path, sizeof(path), "pci-%s", strrchr(cur, '/') + 1);
-			return udev_event_setenv(ev, "ID_PATH", path);
+			return udev_event_setenv(ev, "ID_PATH", path) ?: set_path_tag(ev, path);
 		}
 		if (ev->ops->parent(ctx, cur, next, sizeof(next)))
 			return 0; /* no PCI parent: no ID_PATH, as for a virtual disk */
@@ -477,20 +487,44 @@ int udev_builtin_import(void *ctx, struct udev_event *ev, const char *name)
 	return 0;
 }
 
-/* Rules loading: the files in /etc/udev/rules.d and the built-in ones, by name. */
-
+/*
+ * Rules loading: the files in /etc/udev/rules.d and the built-in ones, in
+ * the order of their names. The built-in files are parsed first, so that
+ * they always fit under UDEV_RULES_MAX (their room is kept for them), and
+ * spliced in at their place; an /etc file of the same name frees their room.
+ */
 struct load_state {
+	struct udev_rules *set;
+	struct udev_rules builtin[ARRAY_SIZE(builtin_rules)];
 	bool builtin_done[ARRAY_SIZE(builtin_rules)];
 };
 
-static void load_builtin(struct load_state *s, int i)
+static void parse_builtins(struct load_state *s)
 {
 	char file[64];
 
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++) {
+		udev_rules_init(&s->builtin[i]);
+		s->builtin[i].report = s->set->report;
+		s->builtin[i].report_arg = s->set->report_arg;
+		scnprintf(file, sizeof(file), BUILTIN_PREFIX "%s", builtin_rules[i].name);
+		if (udev_rules_parse(&s->builtin[i], file, builtin_rules[i].text,
+				     strlen(builtin_rules[i].text)))
+			pr_err("udevd: %s: %s\n", file, kstrerror(-ENOMEM));
+		s->set->nr_rules += s->builtin[i].nr_rules; /* their room, kept */
+	}
+}
+
+static void place_builtin(struct load_state *s, size_t i, bool replaced)
+{
 	s->builtin_done[i] = true;
-	scnprintf(file, sizeof(file), BUILTIN_PREFIX "%s", builtin_rules[i].name);
-	if (udev_rules_parse(&rules, file, builtin_rules[i].text, strlen(builtin_rules[i].text)))
-		pr_err("udevd: %s: %s\n", file, kstrerror(-ENOMEM));
+	if (replaced) {
+		s->set->nr_rules -= s->builtin[i].nr_rules;
+		udev_rules_free(&s->builtin[i]);
+		return;
+	}
+	list_splice_tail_init(&s->builtin[i].rules, &s->set->rules);
+	s->builtin[i].nr_rules = 0;
 }
 
 /* Built-in files that sort before name go first; one named name is replaced. */
@@ -502,34 +536,48 @@ static void load_file(const char *path, const char *name, const char *text, size
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++) {
 		int cmp = strcmp(builtin_rules[i].name, name);
 
-		if (!s->builtin_done[i] && cmp < 0)
-			load_builtin(s, i);
-		else if (cmp == 0)
-			s->builtin_done[i] = true;
+		if (!s->builtin_done[i] && cmp <= 0)
+			place_builtin(s, i, cmp == 0);
 	}
-	if (udev_rules_parse(&rules, path, text, len))
+	if (udev_rules_parse(s->set, path, text, len))
 		pr_err("udevd: %s: %s\n", path, kstrerror(-ENOMEM));
+}
+
+/* All the rules, from /etc/udev/rules.d and built in, into set; the bad ones reported. */
+static void load_rules(struct udev_rules *set)
+{
+	struct load_state *s = kzalloc(sizeof(*s));
+	int err;
+
+	if (!s) {
+		pr_err("udevd: rules: %s\n", kstrerror(-ENOMEM));
+		return;
+	}
+	s->set = set;
+	parse_builtins(s);
+	err = udev_rules_dir_for_each(UDEV_RULES_DIR, load_file, s);
+	if (err && err != -ENOENT)
+		pr_err("udevd: %s: %s\n", UDEV_RULES_DIR, kstrerror(err));
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++)
+		if (!s->builtin_done[i])
+			place_builtin(s, i, false);
+	kfree(s);
 }
 
 static void report_bad_rule(void *arg, const char *file, int line, const char *msg)
 {
-	pr_err("udevd: %s:%d: %s\n", file, line, msg);
+	char buf[UDEV_VALUE_MAX + 128];
+
+	udev_rules_format_error(buf, sizeof(buf), file, line, msg);
+	pr_err("udevd: %s\n", buf);
 }
 
 int udevd_reload(void)
 {
-	struct load_state s = { { false } };
-	int err;
-
 	udev_rules_free(&rules);
 	udev_rules_init(&rules);
 	rules.report = report_bad_rule;
-	err = udev_rules_dir_for_each(UDEV_RULES_DIR, load_file, &s);
-	if (err && err != -ENOENT)
-		pr_err("udevd: %s: %s\n", UDEV_RULES_DIR, kstrerror(err));
-	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++)
-		if (!s.builtin_done[i])
-			load_builtin(&s, i);
+	load_rules(&rules);
 	return rules.nr_errors;
 }
 
@@ -568,7 +616,7 @@ static int test_attr_read(void *ctx, const char *devpath, const char *attr, char
 
 static int test_attr_write(void *ctx, const char *devpath, const char *attr, const char *value)
 {
-	return 0; /* shown by the trace, not written */
+	return udev_sysfs_attr_writable(devpath, attr); /* shown by the trace, not written */
 }
 
 static void test_trace(void *ctx, const char *line)
@@ -576,6 +624,16 @@ static void test_trace(void *ctx, const char *line)
 	struct test_ctx *t = ctx;
 
 	t->out(line);
+}
+
+/* A bad rule, as systemd's udevadm test prints it when it reads the files. */
+static void test_report(void *arg, const char *file, int line, const char *msg)
+{
+	struct test_ctx *t = arg;
+	char buf[UDEV_VALUE_MAX + 128];
+
+	udev_rules_format_error(buf, sizeof(buf), file, line, msg);
+	t->out(buf);
 }
 
 static const struct udev_device_ops test_ops = {
@@ -616,9 +674,14 @@ static int test_env(const char *devpath, const char *action, char *buf, size_t s
 	return 0;
 }
 
+/*
+ * As systemd's, the rules are read from the files again, so that an edited
+ * rule is tested at once (udevd keeps the set it loaded).
+ */
 int udevd_test(const char *devpath, const char *action, void (*out)(const char *line))
 {
 	struct {
+		struct udev_rules rules;
 		struct udev_event ev;
 		char buf[SYSFS_PAGE_SIZE + 256];
 		char *envp[NUM_ENVP];
@@ -630,10 +693,15 @@ int udevd_test(const char *devpath, const char *action, void (*out)(const char *
 	if (!t)
 		return -ENOMEM;
 	err = test_env(devpath, action, t->buf, sizeof(t->buf), t->envp);
+	udev_rules_init(&t->rules);
+	t->rules.report = test_report;
+	t->rules.report_arg = &ctx;
+	if (!err)
+		load_rules(&t->rules);
 	if (!err)
 		err = udev_event_init(&t->ev, &test_ops, &ctx, t->envp);
 	if (!err) {
-		err = udev_rules_apply(&rules, &t->ev);
+		err = udev_rules_apply(&t->rules, &t->ev);
 		set_devlinks(&t->ev);
 		for (int i = 0; i < t->ev.nr_env; i++)
 			out(t->ev.env[i]);
@@ -643,6 +711,7 @@ int udevd_test(const char *devpath, const char *action, void (*out)(const char *
 		}
 		udev_event_free(&t->ev);
 	}
+	udev_rules_free(&t->rules);
 	kfree(t);
 	return err;
 }

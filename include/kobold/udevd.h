@@ -10,8 +10,8 @@
 #include <kobold/list.h>
 #include <kobold/udev.h>
 
-#define UDEVD_QUEUE_MAX 256 /* kernel events waiting; more are dropped (logged once a burst) */
-#define UDEVD_RULES_FILE_MAX (64 * 1024)
+#define UDEVD_QUEUE_MAX 256		   /* kernel events waiting; more are dropped (logged once a burst) */
+#define UDEVD_RULES_FILE_MAX (1024 * 1024) /* bytes of one rules file; a larger one is ignored, logged */
 #define UDEV_RULES_DIR "/etc/udev/rules.d"
 
 /* An event after the rules: what `udevadm monitor` prints as a UDEV line. */
@@ -65,6 +65,8 @@ void udevd_set_executor(int (*run)(const char *line));
 
 /* For the rules: devices in sysfs, and the builtins of IMPORT{builtin}. */
 extern const struct udev_device_ops udev_sysfs_ops;
+/* 0 if devpath's attribute can be written, -EACCES if read-only, -ENOENT if missing. */
+int udev_sysfs_attr_writable(const char *devpath, const char *attr);
 int udev_builtin_import(void *ctx, struct udev_event *event, const char *name);
 
 /* The /dev side (devnode.c): links, modes, and the rules files. */

@@ -67,7 +67,7 @@ def rules_load(s):
     expect("No such file" not in out, "cat %s: %s\nwrite etc/udev/rules.d/70-backup.rules in the tree "
                                        "and run make: the build puts etc/ into the kernel" % (RULES, out))
     bad = [l for l in s.lines("dmesg") if "udevd: %s:" % RULES in l]
-    expect(not bad, "udevd refused lines of your file (FILE:LINE: why):\n" + "\n".join(bad))
+    expect(not bad, "udevd refused lines of your file (FILE:LINE why):\n" + "\n".join(bad))
 
 
 def backup_link(s):

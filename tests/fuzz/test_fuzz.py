@@ -23,7 +23,7 @@ def built():
 
 def test_every_target_is_listed():
     assert NAMES == ["gpt", "kstrto", "msdos", "readline", "shell_parse", "sysfs_lookup",
-                     "udev_rules"]
+                     "udev_events", "udev_rules"]
 
 
 SEEDS = {  # tests/fuzz/partition_seeds.py writes them: each case the parsers must get right
@@ -63,3 +63,18 @@ def test_fuzz_target_runs_clean(built, name, tmp_path):
     runs = int(re.search(r"stat::number_of_executed_units: (\d+)", p.stderr).group(1))
     assert runs > 1000, p.stderr[-2000:]
     print("fuzz_%s: %d runs" % (name, runs))
+
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+@pytest.mark.parametrize("name", sorted(os.listdir(CORPUS)) if os.path.isdir(CORPUS) else [])
+def test_corpus_cases_run_clean(built, name, tmp_path):
+    """Each kept bad input (tests/fuzz/corpus/NAME/*), whole, through its target."""
+    files = sorted(os.path.join(CORPUS, name, f) for f in os.listdir(os.path.join(CORPUS, name)))
+    p = subprocess.run([os.path.join(built, "fuzz_" + name), "-runs=1", "-max_len=200000",
+                        "-artifact_prefix=%s/" % tmp_path] + files,
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+    assert p.returncode == 0, p.stderr[-4000:]
+    assert p.stderr.count("Executed ") == len(files), p.stderr[-4000:]
