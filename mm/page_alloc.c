@@ -2,12 +2,13 @@
  * page_alloc.c: the physical page allocator, one bit a page, seeded from the
  * multiboot memory map. Runs of contiguous pages are found first-fit.
  */
+#include <asm/page.h>
 #include <kobold/mm.h>
 #include <kobold/multiboot.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
 
-#define MAX_PHYS 0xc0000000ull /* memory above 3 GiB would overlap device windows */
+#define MAX_PHYS ((u64)LOWMEM_SIZE) /* low memory: what PAGE_OFFSET's map reaches */
 #define MAX_PAGES (MAX_PHYS >> PAGE_SHIFT)
 #define LOW_LIMIT 0x100000u /* the first MiB: BIOS data, VGA, ROMs */
 
@@ -53,6 +54,18 @@ static void reserve_range(u32 start, u32 end)
 	}
 }
 
+/* The multiboot modules (initramfs archives) stay until they are unpacked. */
+static void reserve_modules(const struct multiboot_info *mbi)
+{
+	const struct multiboot_module *mod = phys_to_virt(mbi->mods_addr);
+
+	if (!(mbi->flags & MULTIBOOT_INFO_MODS))
+		return;
+	for (u32 i = 0; i < mbi->mods_count; i++)
+		if (mod[i].mod_end > mod[i].mod_start && mod[i].mod_end <= MAX_PHYS)
+			reserve_range(mod[i].mod_start, mod[i].mod_end);
+}
+
 void page_alloc_init(const struct multiboot_info *mbi)
 {
 	u32 p, end = mbi->mmap_addr + mbi->mmap_length;
@@ -60,7 +73,7 @@ void page_alloc_init(const struct multiboot_info *mbi)
 	memset(used_map, 0xff, sizeof(used_map));
 	if (mbi->flags & MULTIBOOT_INFO_MEM_MAP) {
 		for (p = mbi->mmap_addr; p < end;) {
-			const struct multiboot_mmap_entry *e = (const void *)p;
+			const struct multiboot_mmap_entry *e = phys_to_virt(p);
 
 			if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
 				free_range(e->addr, e->addr + e->len);
@@ -70,7 +83,8 @@ void page_alloc_init(const struct multiboot_info *mbi)
 		free_range(LOW_LIMIT, LOW_LIMIT + (u64)mbi->mem_upper * 1024);
 	}
 	reserve_range(0, LOW_LIMIT);
-	reserve_range((u32)kernel_start, (u32)kernel_end);
+	reserve_range(__pa(kernel_start), __pa(kernel_end));
+	reserve_modules(mbi);
 	pr_info("mm: %lu KiB usable, %lu KiB free after the kernel\n", nr_total * 4, nr_free * 4);
 }
 
@@ -93,7 +107,7 @@ void *alloc_pages(unsigned int n)
 				set_used(q, true);
 			nr_free -= n;
 			search_hint = p + 1;
-			return (void *)(first << PAGE_SHIFT);
+			return phys_to_virt(first << PAGE_SHIFT);
 		}
 	}
 	return NULL;
@@ -101,7 +115,7 @@ void *alloc_pages(unsigned int n)
 
 void free_pages(void *addr, unsigned int n)
 {
-	unsigned long pfn = (u32)addr >> PAGE_SHIFT;
+	unsigned long pfn = virt_to_phys(addr) >> PAGE_SHIFT;
 
 	for (unsigned int i = 0; i < n; i++) {
 		if (WARN(!page_used(pfn + i), "free_pages: page %#lx is already free", pfn + i))
@@ -112,6 +126,21 @@ void free_pages(void *addr, unsigned int n)
 	if (pfn < search_hint)
 		search_hint = pfn;
 }
+
+void free_reserved_range(unsigned long start, unsigned long end)
+{
+	unsigned long pfn = ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT;
+
+	for (; pfn < (end >> PAGE_SHIFT) && pfn < max_pfn; pfn++) {
+		if (!page_used(pfn))
+			continue;
+		set_used(pfn, false);
+		nr_free++;
+		nr_reserved--;
+	}
+}
+
+unsigned long lowmem_end(void) { return max_pfn << PAGE_SHIFT; }
 
 void page_get_stats(struct page_stats *st)
 {

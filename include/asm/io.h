@@ -4,6 +4,12 @@
 
 #include <kobold/types.h>
 
+#define __iomem /* device memory: read and write it with volatile accesses */
+
+/* Device memory at physical @phys, @size bytes, mapped uncached (mm/ioremap.c); NULL if no room. */
+void __iomem *ioremap(unsigned long phys, unsigned long size);
+void iounmap(volatile void __iomem *addr);
+
 static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
