@@ -172,7 +172,7 @@ QEMU_GUI := /usr/lib/$(shell gcc -dumpmachine 2>/dev/null || echo x86_64-linux-g
 run: $(KERNEL) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
 	@echo "Kobold: Ctrl-A X leaves QEMU; 'help' lists the commands."
-	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) $(QEMU_ARGS) || [ $$? -eq 33 ]
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) $(QEMU_INITRD) $(QEMU_ARGS) || [ $$? -eq 33 ]
 
 run-grub: $(ISO) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
@@ -185,7 +185,7 @@ run-gui: $(KERNEL) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
 	$(Q)$(NEED) $(QEMU_GUI) qemu-system-gui
 	@echo "Kobold in QEMU's window (VGA and keyboard); the serial console is here, Ctrl-A X quits."
-	$(Q)$(QEMU) $(QEMU_BASE) -serial mon:stdio -kernel $(KERNEL) $(QEMU_ARGS) || [ $$? -eq 33 ]
+	$(Q)$(QEMU) $(QEMU_BASE) -serial mon:stdio -kernel $(KERNEL) $(QEMU_INITRD) $(QEMU_ARGS) || [ $$? -eq 33 ]
 
 # make debug and make gdb always use the DEBUG=1 kernel (build/debug, -O0):
 # at -O2 gdb shows arguments from reused registers as if they were true.
@@ -211,7 +211,7 @@ debug: debug-kernel $(DISK)
 	@echo "    make gdb"
 	@echo "then in gdb:  break class_device_register  and  continue  (docs/gdb.md)."
 	@echo "The console is here once it runs; Ctrl-A X quits QEMU."
-	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(DEBUG_RUNNING) $(QEMU_DEBUG) $(QEMU_ARGS); \
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(DEBUG_RUNNING) $(QEMU_INITRD) $(QEMU_DEBUG) $(QEMU_ARGS); \
 		status=$$?; rm -f $(DEBUG_RUNNING); [ $$status -eq 0 ] || [ $$status -eq 33 ]
 
 # gdb with the symbols of the kernel QEMU runs and the kobold-... helpers

@@ -4,7 +4,10 @@
  * and device nodes with their modes; a member replaces what an earlier one
  * put at its name (a directory is kept and merged into). A member the VFS
  * refuses is named and skipped; a corrupt archive stops where it is
- * corrupt, and what came before it stays.
+ * corrupt, and what came before it stays. Members below a directory where
+ * another filesystem is already mounted (/dev, /sys, /proc) are skipped:
+ * in Linux the same members land in rootfs and devtmpfs, sysfs and proc
+ * are mounted over them later, hiding them.
  */
 #include <kobold/initramfs.h>
 
@@ -115,6 +118,25 @@ static int write_member(char *path, const struct cpio_entry *e)
 	return -EINVAL;
 }
 
+/* Whether path's top directory ("/dev" of "/dev/console") is another filesystem's mount point. */
+static bool below_mount(char *path)
+{
+	char *slash = strchr(path + 1, '/');
+	struct path root, top;
+	bool mounted = false;
+
+	if (!slash || vfs_root(&root))
+		return false;
+	*slash = '\0';
+	if (vfs_path_lookup(NULL, path, LOOKUP_FOLLOW, &top) == 0) {
+		mounted = top.mnt != root.mnt;
+		path_put(&top);
+	}
+	*slash = '/';
+	path_put(&root);
+	return mounted;
+}
+
 static int unpack_member(const struct cpio_entry *e, void *arg)
 {
 	struct initramfs_stats *st = arg;
@@ -134,8 +156,13 @@ static int unpack_member(const struct cpio_entry *e, void *arg)
 	} else {
 		path[0] = '/';
 		memcpy(path + 1, name, strlen(name) + 1);
-		err = write_member(path, e);
+		err = below_mount(path) ? -EXDEV : write_member(path, e);
 		kfree(path);
+	}
+	if (err == -EXDEV) {
+		pr_info("initramfs: %s: below a mount point, hidden by it: skipped\n", name);
+		st->skipped++;
+		return 0;
 	}
 	if (err) {
 		pr_err("initramfs: %s: %s\n", name, kstrerror(err));
@@ -151,7 +178,7 @@ int unpack_to_rootfs(const void *buf, size_t len, const char *what, struct initr
 	struct cpio_error cerr;
 	int err;
 
-	st->unpacked = st->failed = 0;
+	st->unpacked = st->failed = st->skipped = 0;
 	err = cpio_walk(buf, len, unpack_member, st, &cerr);
 	if (err == -EINVAL)
 		pr_err("initramfs: %s: corrupt cpio at byte %zu: %s; the %u member(s) before it are kept\n",

@@ -25,6 +25,22 @@ struct initrd {
 static struct initrd initrds[MAX_INITRD];
 static unsigned int nr_initrds;
 
+/* A module's name for messages: its command line's first word, without directories. */
+static void module_name(char *buf, size_t size, const char *cmdline)
+{
+	const char *end = strchr(cmdline, ' '), *base = cmdline;
+	size_t len;
+
+	for (const char *p = cmdline; *p && p != end; p++)
+		if (*p == '/')
+			base = p + 1;
+	len = end ? (size_t)(end - base) : strlen(base);
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, base, len);
+	buf[len] = '\0';
+}
+
 void initrd_save(const struct multiboot_info *mbi)
 {
 	const struct multiboot_module *mod;
@@ -48,7 +64,7 @@ void initrd_save(const struct multiboot_info *mbi)
 		rd->start = mod[i].mod_start;
 		rd->end = mod[i].mod_end;
 		if (mod[i].string)
-			strscpy(rd->name, phys_to_virt(mod[i].string), sizeof(rd->name));
+			module_name(rd->name, sizeof(rd->name), phys_to_virt(mod[i].string));
 		if (!rd->name[0])
 			snprintf(rd->name, sizeof(rd->name), "module %u", i);
 		nr_initrds++;
@@ -73,8 +89,11 @@ static int unpack_initrd(const struct initrd *rd)
 	struct initramfs_stats st;
 	int err = unpack_to_rootfs(phys_to_virt(rd->start), rd->end - rd->start, rd->name, &st);
 
-	pr_info("initramfs: %s: %u KiB, %u member(s) unpacked%s\n", rd->name,
+	pr_info("initramfs: %s: %u KiB, %u member(s) unpacked%s", rd->name,
 		(rd->end - rd->start + 1023) / 1024, st.unpacked, err ? " before the error" : "");
+	if (st.skipped || st.failed)
+		pr_cont(", %u skipped, %u refused", st.skipped, st.failed);
+	pr_cont("\n");
 	free_reserved_range(rd->start, rd->end);
 	return err;
 }

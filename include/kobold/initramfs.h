@@ -17,6 +17,7 @@ extern const struct initramfs_file initramfs_files[];
 struct initramfs_stats {
 	unsigned int unpacked; /* members now in the tree */
 	unsigned int failed;   /* members the VFS refused (each named on the console) */
+	unsigned int skipped;  /* members below /dev, /sys or /proc, mounted already */
 };
 
 /* A regular file at path (its directories made), replacing what was there. */

@@ -228,10 +228,13 @@ static void cpio_unpacks_later_over_earlier(struct ktest *t)
 	add(b, "kt_cpio/etc/issue", S_IFREG | 0600, "second\n", 0, 0);
 	add(b, "kt_cpio/bin/sh", S_IFREG | 0755, "#!/bin/busybox sh\n", 0, 0);
 	add(b, "kt_cpio/deep/a/b", S_IFREG | 0644, "x", 0, 0);
+	add(b, "sys/kt_cpio", S_IFREG | 0644, "hidden", 0, 0); /* sysfs is mounted there */
 	memcpy(b->buf + b->len, "070701garbage", 13);
 	b->len += 13;
 	KTEST_EXPECT_EQ(t, unpack_to_rootfs(b->buf, b->len, "b.cpio", &st), -EINVAL);
 	KTEST_EXPECT_EQ(t, st.unpacked, 4);
+	KTEST_EXPECT_EQ(t, st.skipped, 1);
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/sys/kt_cpio", 0, &ks), -ENOENT);
 	KTEST_EXPECT_EQ(t, t_read("/kt_cpio/etc/motd", buf, sizeof(buf)), 7);
 	KTEST_EXPECT_STREQ(t, buf, "second\n");
 	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/kt_cpio/etc/issue", 0, &ks), 0);
