@@ -91,7 +91,8 @@ static int write_symlink(char *path, const struct cpio_entry *e)
 		return -ENOMEM;
 	memcpy(target, e->data, e->size);
 	target[e->size] = '\0';
-	err = make_parents(path) ?: clear_name(path, false) ?: vfs_symlink(NULL, target, path);
+	err = make_parents(path) ?: clear_name(path, false) ?
+							    : vfs_symlink(NULL, target, path);
 	kfree(target);
 	return err;
 }
@@ -112,9 +113,8 @@ static int write_member(char *path, const struct cpio_entry *e)
 	if (S_ISLNK(mode))
 		return write_symlink(path, e);
 	if (S_ISCHR(mode) || S_ISBLK(mode) || (mode & S_IFMT) == S_IFIFO)
-		return make_parents(path) ?: clear_name(path, false)
-				?: vfs_mknod(NULL, path, mode,
-					     MKDEV(e->rdevmajor, e->rdevminor));
+		return make_parents(path) ?: clear_name(path, false) ?
+								     : vfs_mknod(NULL, path, mode, MKDEV(e->rdevmajor, e->rdevminor));
 	return -EINVAL;
 }
 

@@ -79,9 +79,18 @@ static int parse_member(const u8 *buf, size_t len, size_t off, struct cpio_entry
 	}
 	*e = (struct cpio_entry){
 		.name = (const char *)buf + name_off,
-		.ino = f[0], .mode = f[1], .uid = f[2], .gid = f[3], .nlink = f[4], .mtime = f[5],
-		.size = f[6], .devmajor = f[7], .devminor = f[8], .rdevmajor = f[9],
-		.rdevminor = f[10], .data = buf + data_off,
+		.ino = f[0],
+		.mode = f[1],
+		.uid = f[2],
+		.gid = f[3],
+		.nlink = f[4],
+		.mtime = f[5],
+		.size = f[6],
+		.devmajor = f[7],
+		.devminor = f[8],
+		.rdevmajor = f[9],
+		.rdevminor = f[10],
+		.data = buf + data_off,
 	};
 	*next = pad4(data_off + f[6]);
 	if (*next > len)

@@ -19,8 +19,8 @@
 #define VMALLOC_PAGES ((VMALLOC_END - VMALLOC_START) >> PAGE_SHIFT)
 
 extern u32 vmalloc_page_tables[][1024];
-static u32 vm_used[VMALLOC_PAGES / 32];	  /* bit set: the page is mapped */
-static u16 vm_npages[VMALLOC_PAGES];	  /* at a mapping's first page: its length */
+static u32 vm_used[VMALLOC_PAGES / 32]; /* bit set: the page is mapped */
+static u16 vm_npages[VMALLOC_PAGES];	/* at a mapping's first page: its length */
 
 static bool vm_page_used(unsigned long i) { return vm_used[i / 32] & (1u << (i % 32)); }
 

@@ -67,7 +67,9 @@ static struct archive *sample(void)
 	if (!a)
 		return NULL;
 	add(a, "bin", S_IFDIR | 0755, NULL, 0, 0);
-	add(a, "bin/busybox", S_IFREG | 0755, "\x7f" "ELF...", 0, 0);
+	add(a, "bin/busybox", S_IFREG | 0755, "\x7f"
+					      "ELF...",
+	    0, 0);
 	add(a, "bin/sh", S_IFLNK | 0777, "busybox", 0, 0);
 	trailer(a);
 	return a;
