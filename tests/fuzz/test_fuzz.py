@@ -22,7 +22,7 @@ def built():
 
 
 def test_every_target_is_listed():
-    assert NAMES == ["kstrto", "readline", "shell_parse", "sysfs_lookup", "udev_rules"]
+    assert NAMES == ["cpio", "kstrto", "readline", "shell_parse", "sysfs_lookup", "udev_rules"]
 
 
 @pytest.mark.parametrize("name", NAMES)
