@@ -245,6 +245,7 @@ deps:
 	$(NEED) py:pexpect python3-pexpect || status=1; \
 	$(NEED) py:xdist python3-pytest-xdist || status=1; \
 	$(NEED) git git || status=1; \
+	$(NEED) dpkg-deb dpkg || status=1; \
 	$(NEED) gdb gdb || status=1; \
 	$(NEED) dot graphviz || status=1; \
 	$(NEED) $(CLANG_FORMAT) $(CLANG_FORMAT) || status=1; \
