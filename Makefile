@@ -135,7 +135,7 @@ $(KERNEL): $(BUILD)/kobold.pass1.elf $(BUILD)/ksyms.o
 		grub-file --is-x86-multiboot $@ || { echo "kobold: $@ is not multiboot" >&2; exit 1; }; fi
 
 # The GRUB 2 ISO: the kernel and a grub.cfg, made bootable by grub-mkrescue.
-$(ISO): $(KERNEL) scripts/grub.cfg
+$(ISO): $(KERNEL) scripts/grub.cfg $(wildcard build/rootfs.cpio)
 	$(Q)$(NEED) grub-mkrescue grub-common
 	$(Q)$(NEED) /usr/lib/grub/i386-pc grub-pc-bin
 	$(Q)$(NEED) xorriso xorriso
@@ -144,6 +144,7 @@ $(ISO): $(KERNEL) scripts/grub.cfg
 	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kobold.elf
 	$(Q)cp scripts/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	$(Q)if [ -f build/rootfs.cpio ]; then cp build/rootfs.cpio $(BUILD)/iso/boot/; fi
 	@echo "  ISO     $@"
 	$(Q)grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }

@@ -3,6 +3,7 @@ rootfs`'s busybox archive, a second archive over it (later over earlier),
 and a corrupt one that loses nothing unpacked before it."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -97,3 +98,37 @@ def test_corrupt_archive_keeps_what_came_before(rootfs, tmp_path, boot_with):
     assert k.run("cat /data/two") == "cat: /data/two: No such file or directory\n"
     assert k.run("readlink /sbin/mdev") == "/bin/busybox\n"  # the first archive is whole
     assert k.run("echo still here") == "still here\n"
+
+
+def test_grub_module_lines_unpack_in_order(rootfs, tmp_path):
+    """GRUB's module lines, as -initrd's files: each an archive, the later over the earlier."""
+    motd = tmp_path / "motd"
+    motd.write_text("from grub\n")
+    over = cpio(tmp_path, "over.cpio", ["file /etc/hostname %s 0644 0 0" % motd])
+    iso_dir = tmp_path / "iso"
+    (iso_dir / "boot" / "grub").mkdir(parents=True)
+    shutil.copy(kobold.KERNEL, iso_dir / "boot" / "kobold.elf")
+    shutil.copy(rootfs, iso_dir / "boot" / "rootfs.cpio")
+    shutil.copy(over, iso_dir / "boot" / "over.cpio")
+    (iso_dir / "boot" / "grub" / "grub.cfg").write_text(
+        "set timeout=0\nserial --unit=0 --speed=115200\nterminal_input serial\n"
+        "terminal_output serial\nmenuentry Kobold {\n\tmultiboot /boot/kobold.elf\n"
+        "\tmodule /boot/rootfs.cpio rootfs.cpio\n\tmodule /boot/over.cpio over.cpio\n\tboot\n}\n")
+    iso = str(tmp_path / "k.iso")
+    p = subprocess.run(["grub-mkrescue", "-o", iso, str(iso_dir)], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    saved, kobold.ISO = kobold.ISO, iso
+    try:
+        k = kobold.boot(grub=True)
+    finally:
+        kobold.ISO = saved
+    try:
+        log = k.run("dmesg")
+        assert "Boot loader: GRUB" in log, log
+        assert re.search(r"initramfs: rootfs\.cpio: \d+ KiB, \d+ member\(s\) unpacked\n"
+                         r"(?:.*\n)?.*initramfs: over\.cpio: 1 KiB, 1 member\(s\) unpacked\n", log), log
+        assert k.run("cat /etc/hostname") == "from grub\n"
+        assert k.run("readlink /bin/sh") == "/bin/busybox\n"
+    finally:
+        k.close()
