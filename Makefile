@@ -310,6 +310,7 @@ help:
 	@echo "make run-grub   the same through GRUB 2 from $(ISO)"
 	@echo "make run-gui    the same in QEMU's window: VGA console and PS/2 keyboard"
 	@echo "make iso        build the GRUB ISO"
+	@echo "make rootfs     build/rootfs.cpio: Debian's busybox-static (i386); make run boots with it"
 	@echo "make debug      QEMU halted with a gdb stub, on the -O0 kernel $(DEBUG_KERNEL)"
 	@echo "make gdb        gdb attached to 'make debug' (another terminal) with Kobold's helpers (docs/gdb.md)"
 	@echo "make gdb-soak   docs/gdb.md's stepping walkthrough N times in a row (N=50)"
