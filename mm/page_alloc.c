@@ -16,6 +16,10 @@ extern char kernel_start[], kernel_end[];
 static u32 used_map[MAX_PAGES / 32]; /* bit set: page not free */
 static unsigned long max_pfn, nr_total, nr_free, nr_reserved;
 static unsigned long search_hint;
+static struct {
+	u32 start, end;
+} held[8]; /* the multiboot modules' ranges, reserved until unpacked */
+static unsigned int nr_held;
 
 static bool page_used(unsigned long pfn) { return used_map[pfn / 32] & (1u << (pfn % 32)); }
 
@@ -55,15 +59,34 @@ static void reserve_range(u32 start, u32 end)
 }
 
 /* The multiboot modules (initramfs archives) stay until they are unpacked. */
+static bool range_free(u32 start, u32 end)
+{
+	for (u32 pfn = start >> PAGE_SHIFT; pfn < ALIGN_UP(end, PAGE_SIZE) >> PAGE_SHIFT; pfn++)
+		if (page_used(pfn))
+			return false;
+	return true;
+}
+
+/*
+ * Each module in usable RAM is reserved, and noted: only a noted range goes
+ * back to the allocator (free_reserved_range), so a module the boot loader
+ * put in memory the map did not give us is never handed out.
+ */
 static void reserve_modules(const struct multiboot_info *mbi)
 {
 	const struct multiboot_module *mod = phys_to_virt(mbi->mods_addr);
 
 	if (!(mbi->flags & MULTIBOOT_INFO_MODS))
 		return;
-	for (u32 i = 0; i < mbi->mods_count; i++)
-		if (mod[i].mod_end > mod[i].mod_start && mod[i].mod_end <= MAX_PHYS)
-			reserve_range(mod[i].mod_start, mod[i].mod_end);
+	for (u32 i = 0; i < mbi->mods_count && nr_held < ARRAY_SIZE(held); i++) {
+		u32 start = mod[i].mod_start, end = mod[i].mod_end;
+
+		if (end <= start || end > MAX_PHYS || !range_free(start, end))
+			continue;
+		reserve_range(start, end);
+		held[nr_held].start = start;
+		held[nr_held++].end = end;
+	}
 }
 
 void page_alloc_init(const struct multiboot_info *mbi)
@@ -130,7 +153,13 @@ void free_pages(void *addr, unsigned int n)
 void free_reserved_range(unsigned long start, unsigned long end)
 {
 	unsigned long pfn = ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned int i;
 
+	for (i = 0; i < nr_held && (held[i].start != start || held[i].end != end); i++)
+		;
+	if (i == nr_held)
+		return; /* not a range reserve_modules took */
+	held[i].start = held[i].end = 0;
 	for (; pfn < (end >> PAGE_SHIFT) && pfn < max_pfn; pfn++) {
 		if (!page_used(pfn))
 			continue;

@@ -78,6 +78,18 @@ def test_busybox_rootfs_with_a_second_archive_over_it(rootfs, tmp_path, boot_wit
     assert "drwxr-x--- srv" in k.run("ls -l /")
 
 
+def mem_free_kib(k):
+    return int(re.search(r"^MemFree:\s+(\d+) kB$", k.run("cat /proc/meminfo"), re.M).group(1))
+
+
+def test_archive_pages_are_freed_once_unpacked(rootfs, boot_with):
+    """The files' copies stay in the RAM filesystem; the archive's own pages go back."""
+    plain = mem_free_kib(boot_with())
+    with_rootfs = mem_free_kib(boot_with(qemu_args=["-initrd", rootfs]))
+    size_kib = os.path.getsize(rootfs) // 1024
+    assert size_kib // 2 < plain - with_rootfs < size_kib * 3 // 2, (plain, with_rootfs, size_kib)
+
+
 def test_corrupt_archive_keeps_what_came_before(rootfs, tmp_path, boot_with):
     one = tmp_path / "one"
     one.write_text("kept\n")

@@ -20,7 +20,7 @@ struct page_stats {
 	unsigned long reserved; /* kernel image and early structures */
 };
 void page_get_stats(struct page_stats *st);
-/* Gives the whole pages of a reserved range (an unpacked initramfs) to the allocator. */
+/* Gives the whole pages of a module page_alloc_init reserved (an unpacked initramfs) to the allocator. */
 void free_reserved_range(unsigned long start, unsigned long end);
 /* The physical end of the RAM the allocator manages (all of it in low memory). */
 unsigned long lowmem_end(void);
