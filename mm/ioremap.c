@@ -9,6 +9,7 @@
 #include <asm/page.h>
 #include <kobold/mm.h>
 #include <kobold/printk.h>
+#include <kobold/smp.h>
 
 #define PTE_PRESENT 0x001
 #define PTE_WRITE 0x002
@@ -76,23 +77,55 @@ void __iomem *ioremap(unsigned long phys, unsigned long size)
 				(phys - first));
 }
 
+struct tlb_range {
+	unsigned long first, n; /* pages of the ioremap area */
+};
+
+static void flush_tlb_range(void *info)
+{
+	const struct tlb_range *r = info;
+
+	for (unsigned long i = r->first; i < r->first + r->n; i++)
+		flush_tlb_one(VMALLOC_START + (i << PAGE_SHIFT));
+}
+
+/*
+ * The other CPUs forget the old translations before the pages can be
+ * mapped again (an IPI each, waited for, as Linux's flush_tlb_kernel_range).
+ * With interrupts off no IPI can be waited for; no caller unmaps so today.
+ */
+static void flush_tlb_others(struct tlb_range *r, unsigned long flags)
+{
+	unsigned int cpu;
+
+	if (!(flags & X86_EFLAGS_IF))
+		return;
+	for_each_online_cpu(cpu) if (cpu != smp_processor_id())
+		smp_call_function_single(cpu, flush_tlb_range, r, true);
+}
+
 void iounmap(volatile void __iomem *addr)
 {
-	unsigned long va = (unsigned long)addr, start, flags;
+	unsigned long va = (unsigned long)addr, flags;
+	struct tlb_range r;
 
 	if (va < VMALLOC_START || va >= VMALLOC_END)
 		return; /* NULL, or the ISA hole's low-memory address */
-	start = (va - VMALLOC_START) >> PAGE_SHIFT;
+	r.first = (va - VMALLOC_START) >> PAGE_SHIFT;
 	flags = local_irq_save();
-	if (WARN(!vm_npages[start], "iounmap: %#lx was not mapped", va)) {
+	r.n = vm_npages[r.first];
+	if (WARN(!r.n, "iounmap: %#lx was not mapped", va)) {
 		local_irq_restore(flags);
 		return;
 	}
-	for (unsigned long i = start; i < start + vm_npages[start]; i++) {
+	vm_npages[r.first] = 0;
+	for (unsigned long i = r.first; i < r.first + r.n; i++)
 		*vm_pte(i) = 0;
+	flush_tlb_range(&r);
+	local_irq_restore(flags);
+	flush_tlb_others(&r, flags);
+	flags = local_irq_save();
+	for (unsigned long i = r.first; i < r.first + r.n; i++)
 		vm_used[i / 32] &= ~(1u << (i % 32));
-		flush_tlb_one(VMALLOC_START + (i << PAGE_SHIFT));
-	}
-	vm_npages[start] = 0;
 	local_irq_restore(flags);
 }

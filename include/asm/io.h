@@ -55,6 +55,8 @@ static inline void local_irq_disable(void) { __asm__ volatile("cli" ::: "memory"
 /* Atomically enable interrupts and wait for one (no lost wake-up between). */
 static inline void safe_halt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
 
+#define X86_EFLAGS_IF 0x200 /* in the flags local_irq_save returns: interrupts were on */
+
 static inline unsigned long local_irq_save(void)
 {
 	unsigned long flags;
