@@ -245,7 +245,9 @@ deps:
 	$(NEED) py:pytest python3-pytest || status=1; \
 	$(NEED) py:pexpect python3-pexpect || status=1; \
 	$(NEED) py:xdist python3-pytest-xdist || status=1; \
+	$(NEED) py:yaml python3-yaml || status=1; \
 	$(NEED) git git || status=1; \
+	$(NEED) bwrap bubblewrap || status=1; \
 	$(NEED) dpkg-deb dpkg || status=1; \
 	$(NEED) gdb gdb || status=1; \
 	$(NEED) dot graphviz || status=1; \
@@ -318,7 +320,7 @@ help:
 	@echo "make doctor     check every tool the targets use, and say how to install what is missing"
 	@echo "make compile_commands.json   the compilation database for clangd and editors"
 	@echo "make format-check            the C files against .clang-format (make format FILES=... fixes)"
-	@echo "make bench, fuzz, soak, graph, check-lab LAB=N, check-docs: see README.md"
+	@echo "make bench, fuzz, soak, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
 	@echo "make clean      remove $(BUILD)"
 	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix- GDB_PORT=N"
 

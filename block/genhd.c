@@ -104,7 +104,8 @@ static const struct attribute_group queue_group = { .name = "queue", .attrs = qu
 
 /*
  * The article's hotplug callback: the block class adds the device node's
- * name (MAJOR and MINOR come from the class device's dev_t).
+ * name (MAJOR and MINOR come from the class device's dev_t). DEVNAME is a
+ * later key (2.6.31's block events); 2.6.15's disks sent none of their own.
  */
 static int block_hotplug(struct class_device *cd, char **envp, int num_envp, char *buffer,
 			 int buffer_size)

@@ -82,8 +82,8 @@ class Kobold:
     def transcript(self):
         return "".join(self.log).replace("\r", "")
 
-    def wait_prompt(self):
-        self.expect(PROMPT)
+    def wait_prompt(self, timeout=None):
+        self.expect(PROMPT, timeout=timeout)
         return self.child.match.group(1)
 
     # -- commands ------------------------------------------------------------
@@ -156,11 +156,11 @@ class Kobold:
         self.child.close(force=True)
 
 
-def boot(append="", **kw):
-    """Starts QEMU and waits for the first prompt."""
+def boot(append="", boot_timeout=None, **kw):
+    """Starts QEMU and waits for the first prompt (boot_timeout: how long, default the timeout)."""
     k = Kobold(append, **kw)
     try:
-        k.wait_prompt()
+        k.wait_prompt(boot_timeout)
     except BaseException:
         k.close()
         raise

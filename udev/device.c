@@ -161,13 +161,28 @@ static int attr_open(const char *devpath, const char *attr, struct sysfs_open_fi
 	return err;
 }
 
+static int uevent_read(const char *devpath, char *buf, size_t size)
+{
+	struct sysfs_dirent *ue = attr_lookup(devpath, "uevent");
+	int err;
+
+	if (!ue)
+		return -ENOENT;
+	err = sysfs_read_uevent(ue, buf, size);
+	sysfs_put(ue);
+	return err;
+}
+
 static int udev_sysfs_attr_read(void *ctx, const char *devpath, const char *attr, char *buf,
 				size_t size)
 {
 	struct sysfs_open_file *of;
 	ssize_t n;
-	int err = attr_open(devpath, attr, &of);
+	int err;
 
+	if (strcmp(attr, "uevent") == 0) /* a class device's is write-only */
+		return uevent_read(devpath, buf, size);
+	err = attr_open(devpath, attr, &of);
 	if (err)
 		return err;
 	n = sysfs_read(of, buf, size - 1);

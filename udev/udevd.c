@@ -10,7 +10,9 @@
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/module.h>
+#include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/udevd.h>
@@ -19,6 +21,7 @@
 /* One kernel event, copied when it was sent. */
 struct udevd_event {
 	struct list_head node;
+	bool from_rule; /* sent by the work of another event's rules (RUN+=, ATTR=) */
 	char *envp[NUM_ENVP + 1];
 	char buf[];
 };
@@ -40,6 +43,11 @@ static LIST_HEAD(udev_listeners);
 static LIST_HEAD(db);
 static struct udev_rules rules;
 static int (*executor)(const char *line);
+
+/* Seconds an event's work may take, systemd-udevd's default (udev.event_timeout=). */
+static unsigned int event_timeout = 180;
+__param("udev", event_timeout, event_timeout, uint,
+	"seconds an event's rules and RUN+= programs may take before they are killed (180)");
 
 /*
  * The built-in rules: the virtio lines of systemd's
@@ -72,6 +80,25 @@ static const struct builtin_rules {
 
 #define BUILTIN_PREFIX "(built-in)/"
 
+static const char *envp_get(char *const *envp, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (; *envp; envp++)
+		if (strncmp(*envp, key, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+static void db_drop(const char *devpath);
+
+/* A remove event that cannot be handled still takes the device's links away. */
+static void drop_links_of_lost(const char *action, const char *devpath)
+{
+	if (action && devpath && strcmp(action, "remove") == 0)
+		db_drop(devpath);
+}
+
 /* The listener: a copy of the event, queued; all else happens in the work. */
 static void udevd_listen(struct hotplug_listener *l, const char *action, char **envp)
 {
@@ -85,11 +112,13 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 	if (queued >= UDEVD_QUEUE_MAX) {
 		if (dropped++ == 0) /* once a burst: a flood would bury the console */
 			pr_warn("udevd: queue full (%d events): events not handled\n", UDEVD_QUEUE_MAX);
+		drop_links_of_lost(action, envp_get(envp, "DEVPATH"));
 		return;
 	}
 	e = kmalloc(sizeof(*e) + len);
 	if (!e) {
 		pr_warn("udevd: %s event could not be queued: %s\n", action, kstrerror(-ENOMEM));
+		drop_links_of_lost(action, envp_get(envp, "DEVPATH"));
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -98,6 +127,7 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 		memcpy(e->envp[i], envp[i], strlen(envp[i]) + 1);
 	}
 	e->envp[n] = NULL;
+	e->from_rule = processing;
 	flags = local_irq_save();
 	list_add_tail(&e->node, &queue);
 	queued++;
@@ -125,6 +155,30 @@ void udevd_set_executor(int (*run)(const char *line))
 bool udevd_busy(void)
 {
 	return queued || processing;
+}
+
+bool udevd_next_sent_by_rule(void)
+{
+	unsigned long flags = local_irq_save();
+	bool ret = !list_empty(&queue) && list_first_entry(&queue, struct udevd_event, node)->from_rule;
+
+	local_irq_restore(flags);
+	return ret;
+}
+
+void udevd_flush_work(void)
+{
+	while (!udevd_next_sent_by_rule() && run_scheduled_work())
+		;
+}
+
+void udevd_for_each_queued(void (*fn)(const char *devpath, const char *seqnum, void *arg),
+			   void *arg)
+{
+	struct udevd_event *e;
+
+	list_for_each_entry(e, &queue, node)
+		fn(envp_get(e->envp, "DEVPATH") ?: "", envp_get(e->envp, "SEQNUM") ?: "", arg);
 }
 
 /* The next word of *p (cut out in place), or NULL at the end. */
@@ -156,6 +210,14 @@ static struct udev_db_entry *db_find(const char *devpath)
 	return NULL;
 }
 
+static void db_free(struct udev_db_entry *d)
+{
+	while (d->nr_links)
+		kfree(d->links[--d->nr_links]);
+	kfree(d->devpath);
+	kfree(d);
+}
+
 static void db_drop(const char *devpath)
 {
 	struct udev_db_entry *d = db_find(devpath);
@@ -163,29 +225,25 @@ static void db_drop(const char *devpath)
 	if (!d)
 		return;
 	udev_node_remove_links(d->links, d->nr_links);
-	while (d->nr_links)
-		kfree(d->links[--d->nr_links]);
 	list_del(&d->node);
-	kfree(d->devpath);
-	kfree(d);
+	db_free(d);
 }
 
-static void db_store(const char *devpath, const struct udev_event *ev)
+/* The entry for the links ev asks for, made whole before any link is: a link not remembered would stay. */
+static struct udev_db_entry *db_prepare(const char *devpath, const struct udev_event *ev)
 {
-	struct udev_db_entry *d;
+	struct udev_db_entry *d = kzalloc(sizeof(*d));
 
-	if (!ev->nr_links)
-		return;
-	d = kzalloc(sizeof(*d));
-	if (!d || !(d->devpath = kstrdup(devpath))) {
-		kfree(d);
-		pr_err("udevd: %s: no memory to remember its links\n", devpath);
-		return;
-	}
-	for (int i = 0; i < ev->nr_links; i++)
-		if ((d->links[d->nr_links] = kstrdup(ev->links[i])))
-			d->nr_links++;
-	list_add_tail(&d->node, &db);
+	if (!d || !(d->devpath = kstrdup(devpath)))
+		goto fail;
+	for (; d->nr_links < ev->nr_links; d->nr_links++)
+		if (!(d->links[d->nr_links] = kstrdup(ev->links[d->nr_links])))
+			goto fail;
+	return d;
+fail:
+	if (d)
+		db_free(d);
+	return NULL;
 }
 
 /* The links udev made for the device at devpath, in the order made (udevadm info's S: lines). */
@@ -217,6 +275,7 @@ static void apply_nodes(struct udev_event *ev)
 	const char *devpath = udev_event_getenv(ev, "DEVPATH");
 	const char *devname = udev_event_getenv(ev, "DEVNAME");
 	const char *action = udev_event_getenv(ev, "ACTION");
+	struct udev_db_entry *d;
 
 	if (!devpath)
 		return;
@@ -225,8 +284,15 @@ static void apply_nodes(struct udev_event *ev)
 		return;
 	if (ev->mode >= 0 && udev_node_set_mode(devname, ev->mode))
 		pr_warn("udevd: %s: cannot set mode %04o\n", devname, ev->mode);
+	if (!ev->nr_links)
+		return;
+	d = db_prepare(devpath, ev);
+	if (!d) {
+		pr_err("udevd: %s: no memory to remember its links: none made\n", devpath);
+		return;
+	}
 	udev_node_add_links(devname, ev->links, ev->nr_links);
-	db_store(devpath, ev);
+	list_add_tail(&d->node, &db);
 	set_devlinks(ev);
 }
 
@@ -257,22 +323,44 @@ static int run_builtin(const struct udev_event *ev, const char *cmd)
 	return 0;
 }
 
-static void run_programs(const struct udev_event *ev)
+/*
+ * A program still running at the event's deadline is killed, as
+ * systemd-udevd kills its worker: here the command sees signal_pending()
+ * and stops, and the event's later programs are not run.
+ */
+static bool timed_out(const struct udev_event *ev, const char *cmd)
+{
+	if (!signal_deadline_passed())
+		return false;
+	pr_err("udevd: SEQNUM=%s DEVPATH=%s: '%s' timed out after %u s, killed\n",
+	       udev_event_getenv(ev, "SEQNUM") ?: "?", udev_event_getenv(ev, "DEVPATH") ?: "?", cmd,
+	       event_timeout);
+	return true;
+}
+
+static void run_program(const struct udev_event *ev, int i)
 {
 	int status;
 
+	if (ev->run_builtin[i]) {
+		run_builtin(ev, ev->run[i]);
+		return;
+	}
+	if (!executor) {
+		pr_warn("udevd: no shell to run '%s'\n", ev->run[i]);
+		return;
+	}
+	status = executor(ev->run[i]);
+	if (status && !signal_deadline_passed())
+		pr_info("udevd: '%s' exited with status %d\n", ev->run[i], status);
+}
+
+static void run_programs(const struct udev_event *ev)
+{
 	for (int i = 0; i < ev->nr_run; i++) {
-		if (ev->run_builtin[i]) {
-			run_builtin(ev, ev->run[i]);
-			continue;
-		}
-		if (!executor) {
-			pr_warn("udevd: no shell to run '%s'\n", ev->run[i]);
-			continue;
-		}
-		status = executor(ev->run[i]);
-		if (status)
-			pr_info("udevd: '%s' exited with status %d\n", ev->run[i], status);
+		run_program(ev, i);
+		if (timed_out(ev, ev->run[i]))
+			return;
 	}
 }
 
@@ -309,17 +397,24 @@ static void trace_rules(const struct udev_event *ev)
 static void udevd_handle(struct udevd_event *e)
 {
 	struct udev_event *ev = kmalloc(sizeof(*ev));
+	u64 deadline = ktime_get_ns() + (u64)event_timeout * 1000000000ull;
+	u64 outer;
 
 	if (!ev || udev_event_init(ev, &udev_sysfs_ops, NULL, e->envp)) {
 		kfree(ev);
 		pr_err("udevd: no memory for an event\n");
+		drop_links_of_lost(envp_get(e->envp, "ACTION"), envp_get(e->envp, "DEVPATH"));
 		return;
 	}
 	if (udev_rules_apply(&rules, ev))
 		pr_err("udevd: %s: no memory to apply the rules\n", udev_event_getenv(ev, "DEVPATH"));
 	trace_rules(ev);
 	apply_nodes(ev);
+	outer = signal_set_deadline(deadline);
+	if (outer && outer < deadline)
+		signal_set_deadline(outer); /* run inside work that has less time left */
 	run_programs(ev);
+	signal_set_deadline(outer);
 	send_udev_event(ev);
 	udev_event_free(ev);
 	kfree(ev);

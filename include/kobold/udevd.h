@@ -36,6 +36,20 @@ void udev_listener_unregister(struct udev_listener *l);
 int udevd_reload(void);
 /* True while kernel events wait or one is being handled (`udevadm settle`). */
 bool udevd_busy(void);
+/*
+ * True when the next event waiting was sent by the work of another event's
+ * rules (a RUN+= program or an ATTR= write): the shell does not wait for
+ * those, so a rule that retriggers its own event cannot hold it for good.
+ */
+bool udevd_next_sent_by_rule(void);
+/*
+ * Runs queued work until there is none, or the next event is one that a
+ * rule's own work sent: what the boot and each shell command wait for.
+ */
+void udevd_flush_work(void);
+/* fn on each event still waiting, in order: its DEVPATH and SEQNUM (`udevadm settle`). */
+void udevd_for_each_queued(void (*fn)(const char *devpath, const char *seqnum, void *arg),
+			   void *arg);
 
 /*
  * `udevadm test`: the rules on an event made from the device's uevent file,

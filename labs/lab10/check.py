@@ -82,6 +82,9 @@ def backup_link(s):
                                           "disk's first bytes:\n" + out)
 
 
+backup_link.points = 2
+
+
 def partition_links(s):
     """/dev/backup1, backup2 and backup5 name its partitions, and no other backup* link exists"""
     boot(s)
@@ -129,6 +132,9 @@ def links_follow_the_slot(s):
     alone = {name: "vda" + target[len(BACKUP):] for name, target in LINKS.items()}
     expect_eq(links(s), alone, "the backup* links with slot 5's disk booted alone, as vda "
                                "(a rule that names vdc, or any name, follows the name, not the slot)")
+
+
+links_follow_the_slot.points = 3
 
 
 CHECKS = [rules_load, backup_link, partition_links, udevadm_shows_it, change_keeps_links,
