@@ -135,7 +135,7 @@ $(KERNEL): $(BUILD)/kobold.pass1.elf $(BUILD)/ksyms.o
 		grub-file --is-x86-multiboot $@ || { echo "kobold: $@ is not multiboot" >&2; exit 1; }; fi
 
 # The GRUB 2 ISO: the kernel and a grub.cfg, made bootable by grub-mkrescue.
-$(ISO): $(KERNEL) scripts/grub.cfg
+$(ISO): $(KERNEL) scripts/grub.cfg $(wildcard build/rootfs.cpio)
 	$(Q)$(NEED) grub-mkrescue grub-common
 	$(Q)$(NEED) /usr/lib/grub/i386-pc grub-pc-bin
 	$(Q)$(NEED) xorriso xorriso
@@ -144,6 +144,7 @@ $(ISO): $(KERNEL) scripts/grub.cfg
 	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kobold.elf
 	$(Q)cp scripts/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	$(Q)if [ -f build/rootfs.cpio ]; then cp build/rootfs.cpio $(BUILD)/iso/boot/; fi
 	@echo "  ISO     $@"
 	$(Q)grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
@@ -172,7 +173,7 @@ QEMU_GUI := /usr/lib/$(shell gcc -dumpmachine 2>/dev/null || echo x86_64-linux-g
 run: $(KERNEL) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
 	@echo "Kobold: Ctrl-A X leaves QEMU; 'help' lists the commands."
-	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) $(QEMU_ARGS) || [ $$? -eq 33 ]
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(KERNEL) $(QEMU_INITRD) $(QEMU_ARGS) || [ $$? -eq 33 ]
 
 run-grub: $(ISO) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
@@ -185,7 +186,7 @@ run-gui: $(KERNEL) $(DISK)
 	$(Q)$(NEED) $(QEMU) qemu-system-x86
 	$(Q)$(NEED) $(QEMU_GUI) qemu-system-gui
 	@echo "Kobold in QEMU's window (VGA and keyboard); the serial console is here, Ctrl-A X quits."
-	$(Q)$(QEMU) $(QEMU_BASE) -serial mon:stdio -kernel $(KERNEL) $(QEMU_ARGS) || [ $$? -eq 33 ]
+	$(Q)$(QEMU) $(QEMU_BASE) -serial mon:stdio -kernel $(KERNEL) $(QEMU_INITRD) $(QEMU_ARGS) || [ $$? -eq 33 ]
 
 # make debug and make gdb always use the DEBUG=1 kernel (build/debug, -O0):
 # at -O2 gdb shows arguments from reused registers as if they were true.
@@ -211,7 +212,7 @@ debug: debug-kernel $(DISK)
 	@echo "    make gdb"
 	@echo "then in gdb:  break class_device_register  and  continue  (docs/gdb.md)."
 	@echo "The console is here once it runs; Ctrl-A X quits QEMU."
-	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(DEBUG_RUNNING) $(QEMU_DEBUG) $(QEMU_ARGS); \
+	$(Q)$(QEMU) $(QEMU_BASE) -nographic -kernel $(DEBUG_RUNNING) $(QEMU_INITRD) $(QEMU_DEBUG) $(QEMU_ARGS); \
 		status=$$?; rm -f $(DEBUG_RUNNING); [ $$status -eq 0 ] || [ $$status -eq 33 ]
 
 # gdb with the symbols of the kernel QEMU runs and the kobold-... helpers
@@ -247,6 +248,7 @@ deps:
 	$(NEED) py:yaml python3-yaml || status=1; \
 	$(NEED) git git || status=1; \
 	$(NEED) bwrap bubblewrap || status=1; \
+	$(NEED) dpkg-deb dpkg || status=1; \
 	$(NEED) gdb gdb || status=1; \
 	$(NEED) dot graphviz || status=1; \
 	$(NEED) $(CLANG_FORMAT) $(CLANG_FORMAT) || status=1; \
@@ -310,6 +312,7 @@ help:
 	@echo "make run-grub   the same through GRUB 2 from $(ISO)"
 	@echo "make run-gui    the same in QEMU's window: VGA console and PS/2 keyboard"
 	@echo "make iso        build the GRUB ISO"
+	@echo "make rootfs     build/rootfs.cpio: Debian's busybox-static (i386); make run boots with it"
 	@echo "make debug      QEMU halted with a gdb stub, on the -O0 kernel $(DEBUG_KERNEL)"
 	@echo "make gdb        gdb attached to 'make debug' (another terminal) with Kobold's helpers (docs/gdb.md)"
 	@echo "make gdb-soak   docs/gdb.md's stepping walkthrough N times in a row (N=50)"

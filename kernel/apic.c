@@ -10,6 +10,7 @@
  */
 #include <asm/apic.h>
 #include <asm/io.h>
+#include <asm/page.h>
 #include <kobold/printk.h>
 #include <kobold/sysdev.h>
 #include <kobold/time.h>
@@ -89,7 +90,12 @@ bool apic_init(void)
 	base = rdmsr(MSR_IA32_APICBASE);
 	if (!(base & MSR_IA32_APICBASE_ENABLE))
 		wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
-	apic_base = (volatile u32 *)(unsigned long)(base & MSR_IA32_APICBASE_BASE);
+	if (!apic_base)
+		apic_base = ioremap((unsigned long)(base & MSR_IA32_APICBASE_BASE), PAGE_SIZE);
+	if (!apic_base) {
+		pr_err("APIC: could not map its registers\n");
+		return false;
+	}
 	apic_write(APIC_LVTT, APIC_LVT_MASKED); /* the PIT stays our clock */
 	apic_write(APIC_LVTERR, APIC_LVT_MASKED);
 	apic_write(APIC_LVT0, APIC_DM_EXTINT); /* virtual wire: the 8259 */
@@ -97,7 +103,7 @@ bool apic_init(void)
 	apic_write(APIC_TASKPRI, 0); /* accept every priority */
 	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
 	pr_info("APIC: local APIC %u at %#lx, virtual wire mode\n", apic_id(),
-		(unsigned long)apic_base);
+		(unsigned long)(base & MSR_IA32_APICBASE_BASE));
 	return true;
 }
 

@@ -11,6 +11,7 @@
 #include <asm/apic.h>
 #include <asm/hw_irq.h>
 #include <asm/io.h>
+#include <asm/page.h>
 #include <kobold/acpi.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
@@ -34,6 +35,7 @@ static bool skip_ioapic_setup;
 core_param(noapic, skip_ioapic_setup, bool, "keep the 8259 for the ISA lines, no I/O APIC");
 
 static volatile u32 *ioapic_base;
+static u32 ioapic_phys;
 static unsigned int nr_pins;
 static u8 irq_pin[NR_IRQS_LEGACY];    /* the pin of each ISA IRQ */
 static u16 irq_flags[NR_IRQS_LEGACY]; /* the override's MPS INTI flags, 0 if none */
@@ -162,8 +164,9 @@ static bool acpi_parse_madt(void)
 	}
 	if (!addr || gsi_base != 0)
 		return false;
-	ioapic_base = (volatile u32 *)(unsigned long)addr;
-	return true;
+	ioapic_phys = addr;
+	ioapic_base = ioremap(addr, PAGE_SIZE);
+	return ioapic_base != NULL;
 }
 
 static void setup_ISA_irqs(void)
@@ -197,7 +200,7 @@ bool setup_IO_APIC(void)
 	disable_8259A();
 	setup_ISA_irqs();
 	pr_info("IOAPIC[0]: apic_id %u, address %#lx, GSI 0-%u; ISA IRQ 0 on pin %u\n",
-		io_apic_read(0) >> 24, (unsigned long)ioapic_base, nr_pins - 1, irq_pin[0]);
+		io_apic_read(0) >> 24, (unsigned long)ioapic_phys, nr_pins - 1, irq_pin[0]);
 	return true;
 }
 

@@ -6,6 +6,7 @@
 #include <asm/apic.h>
 #include <asm/hw_irq.h>
 #include <asm/io.h>
+#include <asm/page.h>
 #include <asm/irq.h>
 #include <asm/processor.h>
 #include <kobold/clock.h>
@@ -90,29 +91,32 @@ static __noreturn void run_self_tests(void)
 	qemu_exit(failed ? EXIT_FAILURE_CODE : EXIT_SUCCESS_CODE);
 }
 
-void kmain(u32 magic, const struct multiboot_info *mbi)
+void kmain(u32 magic, u32 mbi_phys)
 {
+	const struct multiboot_info *mbi = phys_to_virt(mbi_phys);
 	const char *cmdline = "";
 
+	paging_init(); /* the ioremap area's page tables: device memory can be mapped */
 	serial_init(); /* output first: everything after can speak */
 	vgacon_init();
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		panic("not started by a multiboot loader (magic %#x)", magic);
 	if (mbi->flags & MULTIBOOT_INFO_CMDLINE)
-		cmdline = (const char *)mbi->cmdline;
+		cmdline = phys_to_virt(mbi->cmdline);
 	parse_boot_cmdline(cmdline); /* loglevel= applies from here on */
 	pr_info("Kobold %s: a teaching kernel for the Linux device model\n", KOBOLD_VERSION);
 	pr_info("Console: serial ttyS0 and VGA; poweroff switches off (in QEMU's terminal, Ctrl-A X quits)\n");
 	if (mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
-		pr_info("Boot loader: %s\n", (const char *)mbi->boot_loader_name);
+		pr_info("Boot loader: %s\n", (const char *)phys_to_virt(mbi->boot_loader_name));
 	pr_info("Command line: %s\n", saved_command_line());
 	pc_bda_copy();		   /* what we need of page 0, before it goes */
 	gdt_init();		   /* flat segments we own */
 	idt_init();		   /* exceptions now oops instead of rebooting */
 	init_IRQ();		   /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
+	initrd_save(mbi);	   /* where the initramfs archives are, for later */
 	page_alloc_init(mbi);	   /* the multiboot map: last use of mbi */
 	serial_probe_bios_ports(); /* the BIOS's list of COM ports, in page 0 */
-	paging_init();		   /* page 0 unmapped: NULL faults */
+	zap_low_mappings();	   /* nothing below PAGE_OFFSET: NULL faults */
 	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	time_init();		   /* PIT tick and calibrated TSC */
 	smp_init();		   /* the other CPUs from the MADT: up, and halted */

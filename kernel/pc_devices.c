@@ -5,6 +5,7 @@
  * same devices come from arch/x86 (rtc_cmos, pcspkr) and from the legacy
  * drivers' own init (serial8250, i8042).
  */
+#include <asm/page.h>
 #include <kobold/init.h>
 #include <kobold/platform_device.h>
 #include <kobold/printk.h>
@@ -18,11 +19,11 @@
 static u16 bda_com[SERIAL8250_MAX_PORTS];
 static u16 bda_crtc;
 
-/* Page 0 is unmapped by paging_init: what we need from it is copied first. */
+/* The BIOS data area, in page 0 (at PAGE_OFFSET): what we need of it, copied once. */
 void pc_bda_copy(void)
 {
-	memcpy(bda_com, (const void *)BDA_COM_PORTS, sizeof(bda_com));
-	memcpy(&bda_crtc, (const void *)BDA_CRTC_BASE, sizeof(bda_crtc));
+	memcpy(bda_com, phys_to_virt(BDA_COM_PORTS), sizeof(bda_com));
+	memcpy(&bda_crtc, phys_to_virt(BDA_CRTC_BASE), sizeof(bda_crtc));
 }
 
 /* COM1 and COM3 use IRQ 4, COM2 and COM4 IRQ 3, by PC convention. */

@@ -8,6 +8,7 @@
  * hotplug parks it (play_dead) and sends it an INIT, after which it waits
  * for a STARTUP; it comes up again with the same sequence as at boot.
  */
+#include <asm/page.h>
 #include <asm/apic.h>
 #include <asm/desc.h>
 #include <asm/io.h>
@@ -35,6 +36,9 @@ static volatile bool online[NR_CPUS] = { true };
 static volatile bool dead[NR_CPUS]; /* parked by play_dead, ready for its INIT */
 static void *ap_stack[NR_CPUS];
 static volatile unsigned int booting_cpu;
+/* The directory the trampoline turns paging on with: the kernel's, and the
+ * first 4 MiB where they are, for the trampoline's own next instructions. */
+static u32 trampoline_pg_dir[1024] __attribute__((aligned(PAGE_SIZE)));
 
 unsigned int num_present_cpus(void) { return nr_present; }
 bool cpu_online(unsigned int cpu) { return cpu < NR_CPUS && online[cpu]; }
@@ -71,6 +75,7 @@ static void start_secondary(void)
 {
 	unsigned int cpu = booting_cpu;
 
+	__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(swapper_pg_dir)) : "memory");
 	gdt_init();
 	idt_load();
 	apic_init_secondary();
@@ -94,10 +99,11 @@ static void play_dead(void *unused)
 /* The page at TRAMPOLINE_PHYS, with the words the AP reads filled in for @cpu. */
 static void setup_trampoline(unsigned int cpu)
 {
-	u8 *page = (u8 *)TRAMPOLINE_PHYS;
-	u32 cr3, cr4;
+	u8 *page = phys_to_virt(TRAMPOLINE_PHYS);
+	u32 cr3 = virt_to_phys(trampoline_pg_dir), cr4;
 
-	__asm__ volatile("mov %%cr3, %0" : "=r"(cr3));
+	memcpy(trampoline_pg_dir, swapper_pg_dir, sizeof(trampoline_pg_dir));
+	trampoline_pg_dir[0] = 0x083; /* present, writable, 4 MiB: physical 0 at 0 */
 	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
 	memcpy(page, trampoline_start, (size_t)(trampoline_end - trampoline_start));
 	*(u32 *)(page + ((const u8 *)trampoline_cr3 - trampoline_start)) = cr3;

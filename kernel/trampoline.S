@@ -1,8 +1,10 @@
 /*
  * trampoline.S: where an AP starts. Its STARTUP message puts it in real
  * mode at the page this code is copied to (smpboot.c, below 1 MiB); it
- * loads a flat GDT, enters protected mode, turns on paging with the boot
- * CPU's page directory, and jumps to start_secondary on its own stack
+ * loads a flat GDT, enters protected mode, turns on paging with a copy of
+ * the kernel's page directory that also maps the first 4 MiB where they
+ * are (for its own next instructions), and jumps to start_secondary, above
+ * PAGE_OFFSET, on its own stack; start_secondary switches to swapper_pg_dir
  * (Intel SDM vol. 3, 8.4.4 and 9.9.1). smpboot.c fills in the four words
  * at the end before each start.
  */

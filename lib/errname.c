@@ -9,6 +9,7 @@ static const char *const errtext[] = {
 	[EIO] = "Input/output error",
 	[ENXIO] = "No such device or address",
 	[E2BIG] = "Argument list too long",
+	[ENOEXEC] = "Exec format error",
 	[EBADF] = "Bad file descriptor",
 	[EAGAIN] = "Resource temporarily unavailable",
 	[ENOMEM] = "Cannot allocate memory",

@@ -1,6 +1,6 @@
 # portable.mk: the portable C that builds both into the kernel and into the
 # host test binary (no x86 code, no inline assembly).
-PORTABLE_SRCS := lib/kstrtox.c lib/strutil.c lib/errname.c lib/ktest.c \
+PORTABLE_SRCS := lib/kstrtox.c lib/cpio.c lib/strutil.c lib/errname.c lib/ktest.c \
 	lib/rbtree.c lib/rtc.c lib/glob.c kernel/workqueue.c kernel/lockdep.c kernel/resource.c udev/rules.c udev/event.c lib/kobject.c lib/kobject_uevent.c lib/devmodel_trace.c \
 	shell/parse.c shell/readline.c shell/full_write.c \
 	$(sort $(wildcard drivers/base/*.c drivers/base/power/*.c)) $(sort $(wildcard fs/sysfs/*.c)) \

@@ -2,13 +2,14 @@
  * page_alloc.c: the physical page allocator, one bit a page, seeded from the
  * multiboot memory map. Runs of contiguous pages are found first-fit.
  */
+#include <asm/page.h>
 #include <kobold/ioport.h>
 #include <kobold/mm.h>
 #include <kobold/multiboot.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
 
-#define MAX_PHYS 0xc0000000ull /* memory above 3 GiB would overlap device windows */
+#define MAX_PHYS ((u64)LOWMEM_SIZE) /* low memory: what PAGE_OFFSET's map reaches */
 #define MAX_PAGES (MAX_PHYS >> PAGE_SHIFT)
 #define LOW_LIMIT 0x100000u /* the first MiB: BIOS data, VGA, ROMs */
 
@@ -16,6 +17,10 @@ extern char kernel_start[], kernel_end[];
 static u32 used_map[MAX_PAGES / 32]; /* bit set: page not free */
 static unsigned long max_pfn, nr_total, nr_free, nr_reserved;
 static unsigned long search_hint;
+static struct {
+	u32 start, end;
+} held[8]; /* the multiboot modules' ranges, reserved until unpacked */
+static unsigned int nr_held;
 
 static bool page_used(unsigned long pfn) { return used_map[pfn / 32] & (1u << (pfn % 32)); }
 
@@ -54,6 +59,36 @@ static void reserve_range(u32 start, u32 end)
 	}
 }
 
+static bool range_free(u32 start, u32 end)
+{
+	for (u32 pfn = start >> PAGE_SHIFT; pfn < ALIGN_UP(end, PAGE_SIZE) >> PAGE_SHIFT; pfn++)
+		if (page_used(pfn))
+			return false;
+	return true;
+}
+
+/*
+ * Each module in usable RAM is reserved, and noted: only a noted range goes
+ * back to the allocator (free_reserved_range), so a module the boot loader
+ * put in memory the map did not give us is never handed out.
+ */
+static void reserve_modules(const struct multiboot_info *mbi)
+{
+	const struct multiboot_module *mod = phys_to_virt(mbi->mods_addr);
+
+	if (!(mbi->flags & MULTIBOOT_INFO_MODS))
+		return;
+	for (u32 i = 0; i < mbi->mods_count && nr_held < ARRAY_SIZE(held); i++) {
+		u32 start = mod[i].mod_start, end = mod[i].mod_end;
+
+		if (end <= start || end > MAX_PHYS || !range_free(start, end))
+			continue;
+		reserve_range(start, end);
+		held[nr_held].start = start;
+		held[nr_held++].end = end;
+	}
+}
+
 /* The memory map in /proc/iomem, as 2.6 i386's e820 entries: "System RAM" or "reserved". */
 static void note_iomem(const struct multiboot_mmap_entry *e)
 {
@@ -78,7 +113,7 @@ void page_alloc_init(const struct multiboot_info *mbi)
 	memset(used_map, 0xff, sizeof(used_map));
 	if (mbi->flags & MULTIBOOT_INFO_MEM_MAP) {
 		for (p = mbi->mmap_addr; p < end;) {
-			const struct multiboot_mmap_entry *e = (const void *)p;
+			const struct multiboot_mmap_entry *e = phys_to_virt(p);
 
 			if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
 				free_range(e->addr, e->addr + e->len);
@@ -89,7 +124,8 @@ void page_alloc_init(const struct multiboot_info *mbi)
 		free_range(LOW_LIMIT, LOW_LIMIT + (u64)mbi->mem_upper * 1024);
 	}
 	reserve_range(0, LOW_LIMIT);
-	reserve_range((u32)kernel_start, (u32)kernel_end);
+	reserve_range(__pa(kernel_start), __pa(kernel_end));
+	reserve_modules(mbi);
 	pr_info("mm: %lu KiB usable, %lu KiB free after the kernel\n", nr_total * 4, nr_free * 4);
 }
 
@@ -112,7 +148,7 @@ void *alloc_pages(unsigned int n)
 				set_used(q, true);
 			nr_free -= n;
 			search_hint = p + 1;
-			return (void *)(first << PAGE_SHIFT);
+			return phys_to_virt(first << PAGE_SHIFT);
 		}
 	}
 	return NULL;
@@ -120,7 +156,7 @@ void *alloc_pages(unsigned int n)
 
 void free_pages(void *addr, unsigned int n)
 {
-	unsigned long pfn = (u32)addr >> PAGE_SHIFT;
+	unsigned long pfn = virt_to_phys(addr) >> PAGE_SHIFT;
 
 	for (unsigned int i = 0; i < n; i++) {
 		if (WARN(!page_used(pfn + i), "free_pages: page %#lx is already free", pfn + i))
@@ -131,6 +167,27 @@ void free_pages(void *addr, unsigned int n)
 	if (pfn < search_hint)
 		search_hint = pfn;
 }
+
+void free_reserved_range(unsigned long start, unsigned long end)
+{
+	unsigned long pfn = ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned int i;
+
+	for (i = 0; i < nr_held && (held[i].start != start || held[i].end != end); i++)
+		;
+	if (i == nr_held)
+		return; /* not a range reserve_modules took */
+	held[i].start = held[i].end = 0;
+	for (; pfn < (end >> PAGE_SHIFT) && pfn < max_pfn; pfn++) {
+		if (!page_used(pfn))
+			continue;
+		set_used(pfn, false);
+		nr_free++;
+		nr_reserved--;
+	}
+}
+
+unsigned long lowmem_end(void) { return max_pfn << PAGE_SHIFT; }
 
 void page_get_stats(struct page_stats *st)
 {

@@ -7,6 +7,7 @@
  * again, and both at kmem_check() (meminfo -c, and each shell prompt), as
  * Linux's SLUB debugging does; what is found is reported and repaired.
  */
+#include <asm/page.h>
 #include <kobold/mm.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
@@ -23,7 +24,7 @@
 #define MIN_SHIFT 6  /* 64-byte smallest class */
 #define NR_CLASSES 6 /* 64 ... 2048 */
 #define CLASS_PAGES 0xffff
-#define LOWEST_OBJECT 0x100000 /* no object lies below 1 MiB: a cheap pointer check */
+#define LOWEST_OBJECT PAGE_OFFSET /* every object is in low memory's map: a cheap pointer check */
 
 struct kmalloc_hdr {
 	u32 magic;

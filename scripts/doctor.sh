@@ -49,8 +49,21 @@ check clang clang "make fuzz, test"
 rt=$(clang -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
 check "$rt" libclang-rt-dev "make fuzz, test" "libFuzzer runtime"
 check qemu-system-x86_64 qemu-system-x86 "make bench, udev-compare"
-check dpkg-deb dpkg "make bench, udev-compare"
+check dpkg-deb dpkg "make bench, udev-compare, rootfs, test"
+check apt-get apt "make rootfs, test"
+if dpkg --print-foreign-architectures 2>/dev/null | grep -qx i386; then
+	ok "i386 architecture (dpkg)" dpkg "make rootfs, test"
+else
+	printf '  MISSING  %-26s %-19s %s\n' "i386 architecture (dpkg)" dpkg "make rootfs, test (busybox-static:i386)"
+	arch_missing=1
+fi
 check py:matplotlib python3-matplotlib "make bench" "matplotlib (python3)"
+if [ -n "${arch_missing:-}" ]; then
+	sudo=sudo
+	[ "$(id -u)" = 0 ] && sudo=
+	echo "Add the i386 architecture with: ${sudo:+$sudo }dpkg --add-architecture i386 && ${sudo:+$sudo }apt-get update"
+	[ -n "$missing" ] || exit 1
+fi
 if [ -n "$missing" ]; then
 	pkgs=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
 	sudo=sudo

@@ -1,11 +1,12 @@
 #!/bin/sh
 # gen-ksyms.sh: turn `nm -n` output of the first link into the .ksyms section
-# (sorted addresses and names of every function) for backtraces.
+# (sorted addresses and names of every function) for backtraces; boot.S's
+# first code, below PAGE_OFFSET (0xc0000000), runs before paging and is left out.
 # usage: gen-ksyms.sh NM ELF > ksyms.S
 set -e
 "$1" -n --defined-only "$2" | awk '
 BEGIN { n = 0 }
-NF == 3 && $2 ~ /^[tTwW]$/ && $3 !~ /^\./ && $3 !~ /^kernel_/ {
+NF == 3 && $2 ~ /^[tTwW]$/ && $3 !~ /^\./ && $3 !~ /^kernel_/ && $1 >= "c0000000" {
 	addr[n] = $1; name[n] = $3; n++
 }
 END {

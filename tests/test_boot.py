@@ -42,6 +42,16 @@ def test_null_dereference_oopses_with_symbolized_backtrace():
     assert "PANIC: Kernel panic - not syncing: Fatal exception" in text
 
 
+def test_user_space_addresses_are_not_mapped():
+    """The low identity map is gone after boot: 1 MiB, where the kernel is loaded, faults."""
+    status, text = kobold.run_to_exit("lkdtm.crash=ACCESS_USERSPACE")
+    assert status == kobold.EXIT_FAILURE
+    assert "lkdtm: attempting bad read at 0x100000" in text, text
+    assert "BUG: unable to handle page fault for address: 00100000" in text, text
+    assert "lkdtm: read" not in text, text
+    assert re.search(r"EIP: lkdtm_ACCESS_USERSPACE\+0x", text), text
+
+
 def test_panic_is_never_a_pass():
     """A wrong magic (no multiboot loader) panics; QEMU reports the failure code."""
     status, text = kobold.run_to_exit("lkdtm.crash=NULL_DEREF loglevel=0")

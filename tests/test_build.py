@@ -143,12 +143,23 @@ def test_run_targets_let_reboot_restart(target):
         assert "-nographic" in qemu[0], qemu
 
 
+def test_run_passes_the_rootfs_once_built(tmp_path):
+    """make run boots with build/rootfs.cpio as an initramfs when it exists, and without when not."""
+    built = tmp_path / "rootfs.cpio"
+    built.write_bytes(b"")
+    for rootfs, want in [(str(built), True), (str(tmp_path / "none.cpio"), False)]:
+        out = make_n("run", "ROOTFS=" + rootfs)
+        qemu = [l for l in out.split("\n") if l.lstrip().startswith("qemu-system-i386 ")]
+        assert len(qemu) == 1, out
+        assert ("-initrd " + rootfs in qemu[0]) == want, qemu
+
+
 def test_help_and_readme_list_the_targets():
     out = run(["make", "-s", "help"]).stdout
     with open(os.path.join(ROOT, "README.md")) as f:
         readme = f.read()
     for target in ["run", "run-grub", "run-gui", "debug", "gdb", "gdb-soak", "test", "doctor",
-                   "compile_commands.json", "format-check", "clean"]:
+                   "compile_commands.json", "format-check", "clean", "rootfs"]:
         assert re.search(r"^make %s\b" % re.escape(target), out, re.M), (target, out)
         assert "make %s" % target in readme, "README.md does not list make %s" % target
 

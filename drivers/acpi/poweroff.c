@@ -4,6 +4,7 @@
  * control block), \_S5 in the DSDT §7.4.2; SLP_EN is bit 13 of PM1 control.
  */
 #include <asm/io.h>
+#include <asm/page.h>
 #include <kobold/acpi.h>
 #include <kobold/init.h>
 #include <kobold/panic.h>
@@ -31,11 +32,25 @@ static bool checksum_ok(const void *p, u32 len)
 	return sum == 0;
 }
 
+/*
+ * A table at physical @phys. Firmware puts them in RAM, below 896 MiB on any
+ * machine we boot, which PAGE_OFFSET's map covers, as 2.6 i386's early
+ * __acpi_map_table returned __va for tables in its direct map.
+ */
+const void *acpi_map_table(u32 phys)
+{
+	if (!phys || phys >= LOWMEM_SIZE - sizeof(struct acpi_header)) {
+		pr_warn("ACPI: table at %#x is not in low memory, skipped\n", phys);
+		return NULL;
+	}
+	return phys_to_virt(phys);
+}
+
 /* The RSDP sits on a 16-byte boundary in the BIOS area 0xe0000-0xfffff. */
 static const struct rsdp *find_rsdp(void)
 {
 	for (u32 a = 0xe0000; a < 0x100000; a += 16) {
-		const struct rsdp *r = (const void *)a;
+		const struct rsdp *r = phys_to_virt(a);
 
 		if (memcmp(r->signature, "RSD PTR ", 8) == 0 && checksum_ok(r, 20))
 			return r;
@@ -52,13 +67,15 @@ const struct acpi_header *acpi_find_table(const char *sig)
 
 	if (!rsdp)
 		return NULL;
-	rsdt = (const void *)rsdp->rsdt;
+	rsdt = acpi_map_table(rsdp->rsdt);
+	if (!rsdt)
+		return NULL;
 	entries = (const u32 *)(rsdt + 1);
 	n = (rsdt->length - sizeof(*rsdt)) / 4;
 	for (u32 i = 0; i < n; i++) {
-		const struct acpi_header *h = (const void *)entries[i];
+		const struct acpi_header *h = acpi_map_table(entries[i]);
 
-		if (memcmp(h->signature, sig, 4) == 0)
+		if (h && memcmp(h->signature, sig, 4) == 0)
 			return h;
 	}
 	return NULL;
@@ -92,7 +109,7 @@ __noreturn void machine_power_off(void)
 
 		memcpy(&pm1a, (const u8 *)fadt + 64, 4); /* PM1a_CNT_BLK */
 		memcpy(&dsdt, (const u8 *)fadt + 40, 4); /* DSDT */
-		slp_typ = s5_sleep_type((const void *)dsdt);
+		slp_typ = acpi_map_table(dsdt) ? s5_sleep_type(acpi_map_table(dsdt)) : -1;
 	}
 	if (pm1a && slp_typ >= 0)
 		outw((u16)pm1a, (u16)((slp_typ << 10) | SLP_EN));

@@ -311,7 +311,9 @@ int acpi_scan_init(void)
 		return -ENODEV;
 	memcpy(&addr, (const u8 *)fadt + 40, 4);
 	memcpy(&flags, (const u8 *)fadt + FADT_FLAGS, 4);
-	dsdt = (const void *)(unsigned long)addr;
+	dsdt = acpi_map_table(addr);
+	if (!dsdt)
+		return -ENODEV;
 	kobject_set_name(&acpi_subsys.kobj, "acpi");
 	kobject_set_name(&acpi_namespace_kset.kobj, "namespace");
 	acpi_namespace_kset.kobj.parent = &acpi_subsys.kobj;

@@ -26,12 +26,26 @@ static struct lkdtm_victim *volatile victim;
 /* noipa: not inlined or cloned, so the backtrace shows each function by name. */
 static __attribute__((noipa)) void lkdtm_do_null_deref(struct lkdtm_victim *v)
 {
-	pr_info("lkdtm: value %d\n", v->value); /* reads address 4: page 0 is unmapped */
+	pr_info("lkdtm: value %d\n", v->value); /* reads address 4: nothing below PAGE_OFFSET is mapped */
 }
 
 static __attribute__((noipa)) void lkdtm_NULL_DEREF(void)
 {
 	lkdtm_do_null_deref(victim);
+}
+
+/*
+ * A read of a user-space address from the kernel, as Linux's (4.8 on), which
+ * maps a user page first and faults by SMAP; Kobold has no user mapping yet,
+ * and reads 1 MiB, where the kernel is loaded but, since zap_low_mappings,
+ * not mapped: the page fault comes all the same.
+ */
+static __attribute__((noipa)) void lkdtm_ACCESS_USERSPACE(void)
+{
+	const volatile u32 *ptr = (const volatile u32 *)0x00100000;
+
+	pr_info("lkdtm: attempting bad read at %p\n", (const void *)ptr);
+	pr_info("lkdtm: read %#x\n", *ptr);
 }
 
 /* As Linux's: one word past the end of a 1 KiB object, found by the next check. */
@@ -95,6 +109,7 @@ struct crashtype {
 #define CRASHTYPE(x) { #x, lkdtm_##x }
 static const struct crashtype crashtypes[] = {
 	CRASHTYPE(NULL_DEREF),
+	CRASHTYPE(ACCESS_USERSPACE),
 	CRASHTYPE(SLAB_LINEAR_OVERFLOW),
 	CRASHTYPE(WRITE_AFTER_FREE),
 	CRASHTYPE(READ_AFTER_FREE),

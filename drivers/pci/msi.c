@@ -6,6 +6,7 @@
  * 10.11: address 0xfee<dest>000, data = the vector, fixed delivery, edge).
  */
 #include <asm/apic.h>
+#include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/errno.h>
 #include <kobold/pci.h>
@@ -25,7 +26,7 @@
 #define PCI_MSIX_ENTRY_VECTOR_CTRL 12
 #define PCI_MSIX_ENTRY_CTRL_MASKBIT 1
 
-/* The table's address, if its BAR is memory we can reach; else NULL. */
+/* The table, mapped (ioremap), if its BAR is memory we can reach; else NULL. */
 static volatile u32 *msix_table(struct pci_dev *pdev, u8 pos, unsigned int size)
 {
 	u32 t = pci_read_config_dword(pdev, pos + PCI_MSIX_TABLE);
@@ -36,7 +37,7 @@ static volatile u32 *msix_table(struct pci_dev *pdev, u8 pos, unsigned int size)
 	    !res->start || (u64)off + size * PCI_MSIX_ENTRY_SIZE > resource_size(res) ||
 	    res->start + off > 0xffffffffull)
 		return NULL;
-	return (volatile u32 *)(unsigned long)(res->start + off);
+	return ioremap((unsigned long)(res->start + off), size * PCI_MSIX_ENTRY_SIZE);
 }
 
 static void msix_write_entry(volatile u32 *table, unsigned int entry, int irq)
@@ -91,12 +92,13 @@ int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec)
 	table = msix_table(pdev, pos, (ctrl & PCI_MSIX_FLAGS_QSIZE) + 1u);
 	if (!table)
 		return -EINVAL;
+	err = -EINVAL;
 	for (int i = 0; i < nvec; i++)
 		if (entries[i].entry > (ctrl & PCI_MSIX_FLAGS_QSIZE))
-			return -EINVAL;
+			goto out_unmap;
 	err = msix_alloc_irqs(pdev, entries, nvec);
 	if (err)
-		return err;
+		goto out_unmap;
 	/* Enabled but all masked while the entries are written (§6.8.2.3). */
 	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
 			      ctrl | PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
@@ -105,7 +107,9 @@ int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec)
 	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
 			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
 	pdev->msix_enabled = true;
-	return 0;
+out_unmap:
+	iounmap(table); /* the entries are written once, here */
+	return err;
 }
 
 void pci_disable_msix(struct pci_dev *pdev)

@@ -9,6 +9,7 @@
  * its /dev node; this file is what opening that node reaches.
  */
 #include <asm/io.h>
+#include <asm/page.h>
 #include <kobold/device.h>
 #include <kobold/err.h>
 #include <kobold/errno.h>
@@ -38,12 +39,7 @@ static struct cdev serial_cdev;
 /* Before paging_init unmaps page 0: which ports the firmware found. */
 void serial_probe_bios_ports(void)
 {
-	uintptr_t addr = BIOS_COM_PORTS;
-	const volatile u16 *bda;
-
-	__asm__(""
-		: "+r"(addr)); /* a real address, not a constant GCC thinks is NULL-ish */
-	bda = (const volatile u16 *)addr;
+	const volatile u16 *bda = phys_to_virt(BIOS_COM_PORTS);
 
 	for (int i = 0; i < SERIAL_NR; i++)
 		port_base[i] = bda[i];

@@ -6,6 +6,7 @@
  * owns it: unbinding it takes the console off the screen, binding puts it back.
  */
 #include <asm/io.h>
+#include <asm/page.h>
 #include <kobold/console.h>
 #include <kobold/platform_device.h>
 #include <kobold/string.h>
@@ -16,7 +17,7 @@
 #define CRTC_INDEX 0x3d4
 #define CRTC_DATA 0x3d5
 
-static u16 *const screen = (u16 *)0xb8000;
+static u16 *const screen = (u16 *)__va(0xb8000); /* in low memory, as Linux's VGA_MAP_MEM */
 static int row, col;
 static int esc_state;	  /* 0: text, 1: after ESC, 2: inside a CSI sequence */
 static bool bound = true; /* /sys/class/vtconsole/vtcon0/bind (vtconsole.c) */

@@ -215,7 +215,10 @@ int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue 
 
 static void virtio_pci_release_dev(struct device *dev)
 {
-	kfree(to_vp_device(dev_to_virtio(dev)));
+	struct virtio_pci_device *vp_dev = to_vp_device(dev_to_virtio(dev));
+
+	vp_modern_unmap(vp_dev);
+	kfree(vp_dev);
 }
 
 static int vp_choose_transport(struct virtio_pci_device *vp_dev)
@@ -272,6 +275,7 @@ out_disable:
 	pci_clear_master(pdev);
 	pci_disable_device(pdev);
 out_free:
+	vp_modern_unmap(vp_dev);
 	kfree(vp_dev);
 	return err;
 }

@@ -7,6 +7,7 @@
 #include <kobold/virtio_pci.h>
 
 #include <asm/io.h>
+#include <asm/page.h>
 #include <kobold/errno.h>
 #include <kobold/slab.h>
 #include <kobold/virtio_ring.h>
@@ -99,7 +100,7 @@ static struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int 
 		goto out_ring;
 	vq->priv = info;
 	outl(port(vdev, VIRTIO_PCI_QUEUE_PFN),
-	     (u32)((unsigned long)info->pages >> VIRTIO_PCI_QUEUE_ADDR_SHIFT));
+	     (u32)(virt_to_phys(info->pages) >> VIRTIO_PCI_QUEUE_ADDR_SHIFT));
 	return vq;
 
 out_ring:

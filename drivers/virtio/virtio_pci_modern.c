@@ -2,8 +2,8 @@
  * virtio_pci_modern.c: the virtio 1.x PCI transport (virtio 1.1 §4.1.4).
  * Vendor-specific capabilities say in which memory BAR, at which offset,
  * the common configuration, notification area, ISR byte and device
- * configuration live. Kobold's paging maps all 4 GiB one to one, so a BAR's
- * bus address is also the address we read and write.
+ * configuration live. Each structure is mapped with ioremap, uncached, and
+ * unmapped when the device goes (vp_modern_unmap).
  */
 #include <kobold/virtio_pci.h>
 
@@ -262,8 +262,8 @@ static const struct virtio_config_ops virtio_pci_config_ops = {
 	.bus_name = vp_bus_name,
 };
 
-/* The address of a capability's structure, if its BAR holds it and we can reach it. */
-static volatile u8 *map_capability(struct pci_dev *pdev, u8 pos, u32 minlen, u32 *len)
+/* The bus address of a capability's structure, if its BAR holds it and we can reach it; 0 if not. */
+static u32 capability_addr(struct pci_dev *pdev, u8 pos, u32 minlen, u32 *len)
 {
 	u8 bar = pci_read_config_byte(pdev, pos + VIRTIO_PCI_CAP_BAR);
 	u32 offset = pci_read_config_dword(pdev, pos + VIRTIO_PCI_CAP_OFFSET);
@@ -271,14 +271,35 @@ static volatile u8 *map_capability(struct pci_dev *pdev, u8 pos, u32 minlen, u32
 	const struct resource *res;
 
 	if (bar >= PCI_STD_RESOURCES || length < minlen)
-		return NULL;
+		return 0;
 	res = &pdev->resource[bar];
 	if (!(res->flags & IORESOURCE_MEM) || !res->start ||
 	    (u64)offset + length > resource_size(res) || res->start + offset + length > 0xffffffffull)
-		return NULL; /* I/O BARs and BARs above 4 GiB are not for us */
+		return 0; /* I/O BARs and BARs above 4 GiB are not for us */
 	if (len)
 		*len = length;
-	return (volatile u8 *)(unsigned long)(res->start + offset);
+	return (u32)(res->start + offset);
+}
+
+/* The capability's structure mapped (ioremap), or NULL. */
+static volatile u8 *map_capability(struct pci_dev *pdev, u8 pos, u32 minlen, u32 *len)
+{
+	u32 length, addr = capability_addr(pdev, pos, minlen, &length);
+
+	if (!addr)
+		return NULL;
+	if (len)
+		*len = length;
+	return ioremap(addr, length ? length : 1);
+}
+
+void vp_modern_unmap(struct virtio_pci_device *vp)
+{
+	iounmap(vp->common);
+	iounmap(vp->isr);
+	iounmap(vp->notify_base);
+	iounmap(vp->device);
+	vp->common = vp->isr = vp->notify_base = vp->device = NULL;
 }
 
 /* The first capability of each type that we can use (§4.1.4.1). */
@@ -291,7 +312,7 @@ static void find_capabilities(struct virtio_pci_device *vp, u8 pos[5])
 		u8 type = pci_read_config_byte(pdev, p + VIRTIO_PCI_CAP_CFG_TYPE);
 
 		if (type >= VIRTIO_PCI_CAP_COMMON_CFG && type <= VIRTIO_PCI_CAP_DEVICE_CFG &&
-		    !pos[type] && map_capability(pdev, p, 0, NULL))
+		    !pos[type] && capability_addr(pdev, p, 0, NULL))
 			pos[type] = p;
 	}
 }
@@ -311,8 +332,10 @@ int virtio_pci_modern_probe(struct virtio_pci_device *vp)
 	vp->notify_base = map_capability(pdev, pos[VIRTIO_PCI_CAP_NOTIFY_CFG], 2, &vp->notify_len);
 	if (pos[VIRTIO_PCI_CAP_DEVICE_CFG])
 		vp->device = map_capability(pdev, pos[VIRTIO_PCI_CAP_DEVICE_CFG], 0, &vp->device_len);
-	if (!vp->common || !vp->isr || !vp->notify_base)
+	if (!vp->common || !vp->isr || !vp->notify_base) {
+		vp_modern_unmap(vp);
 		return -ENODEV;
+	}
 	vp->notify_off_multiplier =
 		pci_read_config_dword(pdev, pos[VIRTIO_PCI_CAP_NOTIFY_CFG] + VIRTIO_PCI_NOTIFY_CAP_MULT);
 	vp->modern = true;

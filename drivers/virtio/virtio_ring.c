@@ -8,6 +8,7 @@
 #include <kobold/virtio_ring.h>
 
 #include <asm/io.h>
+#include <asm/page.h>
 #include <kobold/errno.h>
 #include <kobold/mm.h>
 #include <kobold/printk.h>
@@ -104,7 +105,7 @@ static struct vring_desc *alloc_indirect(struct scatterlist sg[], unsigned int o
 	if (!t)
 		return NULL;
 	for (unsigned int n = 0; n < total; n++) {
-		t[n].addr = (u32)(unsigned long)sg[n].buf; /* identity-mapped */
+		t[n].addr = virt_to_phys(sg[n].buf);
 		t[n].len = sg[n].length;
 		t[n].flags = (n + 1 < total ? VRING_DESC_F_NEXT : 0) |
 			     (n >= out ? VRING_DESC_F_WRITE : 0);
@@ -122,7 +123,7 @@ static unsigned int add_direct(struct vring_virtqueue *vvq, struct scatterlist s
 
 	head = i = vvq->free_head;
 	for (n = 0; n < total; n++) {
-		desc[i].addr = (u32)(unsigned long)sg[n].buf; /* identity-mapped */
+		desc[i].addr = virt_to_phys(sg[n].buf);
 		desc[i].len = sg[n].length;
 		desc[i].flags = VRING_DESC_F_NEXT | (n >= out ? VRING_DESC_F_WRITE : 0);
 		prev = i;
@@ -140,7 +141,7 @@ static unsigned int add_indirect(struct vring_virtqueue *vvq, struct vring_desc 
 	unsigned int head = vvq->free_head;
 	volatile struct vring_desc *d = &vvq->vring.desc[head];
 
-	d->addr = (u32)(unsigned long)table;
+	d->addr = virt_to_phys(table);
 	d->len = total * sizeof(*table);
 	d->flags = VRING_DESC_F_INDIRECT;
 	vvq->free_head = d->next;
@@ -319,15 +320,15 @@ unsigned int virtqueue_get_vring_size(const struct virtqueue *vq)
 
 u64 virtqueue_get_desc_addr(const struct virtqueue *vq)
 {
-	return (unsigned long)to_vvq((struct virtqueue *)vq)->vring.desc;
+	return virt_to_phys(to_vvq((struct virtqueue *)vq)->vring.desc);
 }
 
 u64 virtqueue_get_avail_addr(const struct virtqueue *vq)
 {
-	return (unsigned long)to_vvq((struct virtqueue *)vq)->vring.avail;
+	return virt_to_phys(to_vvq((struct virtqueue *)vq)->vring.avail);
 }
 
 u64 virtqueue_get_used_addr(const struct virtqueue *vq)
 {
-	return (unsigned long)to_vvq((struct virtqueue *)vq)->vring.used;
+	return virt_to_phys(to_vvq((struct virtqueue *)vq)->vring.used);
 }

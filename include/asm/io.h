@@ -4,6 +4,12 @@
 
 #include <kobold/types.h>
 
+#define __iomem /* device memory: read and write it with volatile accesses */
+
+/* Device memory at physical @phys, @size bytes, mapped uncached (mm/ioremap.c); NULL if no room. */
+void __iomem *ioremap(unsigned long phys, unsigned long size);
+void iounmap(volatile void __iomem *addr);
+
 static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
@@ -48,6 +54,8 @@ static inline void local_irq_enable(void) { __asm__ volatile("sti" ::: "memory")
 static inline void local_irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
 /* Atomically enable interrupts and wait for one (no lost wake-up between). */
 static inline void safe_halt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+
+#define X86_EFLAGS_IF 0x200 /* in the flags local_irq_save returns: interrupts were on */
 
 static inline unsigned long local_irq_save(void)
 {

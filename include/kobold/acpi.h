@@ -14,6 +14,8 @@ struct acpi_header {
 
 /* A table from the RSDT by its signature ("FACP" is the FADT), or NULL. */
 const struct acpi_header *acpi_find_table(const char *sig);
+/* A table at a physical address, mapped for reading; NULL if out of reach. */
+const void *acpi_map_table(u32 phys);
 
 /*
  * General-purpose events (GPEs): bits of the FADT's GPE0 block that

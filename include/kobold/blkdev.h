@@ -33,7 +33,7 @@ struct request {
 	enum req_op op;
 	u64 sector;
 	u32 nr_sectors;
-	void *buffer; /* identity-mapped: its address is its bus address */
+	void *buffer; /* in low memory: the driver gives the device virt_to_phys(buffer) */
 	struct gendisk *disk;
 	int error; /* 0 or -errno, set by blk_end_request */
 	volatile bool done;

@@ -10,7 +10,7 @@
 struct multiboot_info;
 
 void page_alloc_init(const struct multiboot_info *mbi);
-/* n physically contiguous pages, identity mapped; NULL if none. */
+/* n physically contiguous pages of low memory, at their address above PAGE_OFFSET; NULL if none. */
 void *alloc_pages(unsigned int n);
 void free_pages(void *addr, unsigned int n);
 
@@ -20,7 +20,14 @@ struct page_stats {
 	unsigned long reserved; /* kernel image and early structures */
 };
 void page_get_stats(struct page_stats *st);
+/* Gives the whole pages of a module page_alloc_init reserved (an unpacked initramfs) to the allocator. */
+void free_reserved_range(unsigned long start, unsigned long end);
+/* The physical end of the RAM the allocator manages (all of it in low memory). */
+unsigned long lowmem_end(void);
 
+/* The ioremap area's page tables into the kernel's page directory. */
 void paging_init(void);
+/* Drops boot.S's map at 0: only PAGE_OFFSET and up stay mapped. */
+void zap_low_mappings(void);
 
 #endif

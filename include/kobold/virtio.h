@@ -23,7 +23,7 @@ struct virtio_device_id {
 	u32 vendor; /* VIRTIO_DEV_ANY_ID matches any */
 };
 
-/* A piece of a buffer. Memory is identity-mapped: the address is the bus address. */
+/* A piece of a buffer, in low memory: the device gets its virt_to_phys address. */
 struct scatterlist {
 	void *buf;
 	u32 length;

@@ -113,6 +113,8 @@ struct virtio_pci_vq_info {
 
 /* 0 if the function speaks that transport (it then fills vp_dev), else -ENODEV. */
 int virtio_pci_modern_probe(struct virtio_pci_device *vp_dev);
+/* Unmaps the modern structures (each may be NULL); for the device's release. */
+void vp_modern_unmap(struct virtio_pci_device *vp_dev);
 int virtio_pci_legacy_probe(struct virtio_pci_device *vp_dev);
 /* Shared by both: rings in whole pages, and queue teardown. */
 int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],

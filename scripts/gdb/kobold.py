@@ -653,3 +653,10 @@ KoboldUevents()
 ClassDeviceFunction()
 KobjectFunction()
 ContainerOfFunction()
+
+# The kernel runs at PAGE_OFFSET (0xC0000000) and up once boot.S has turned
+# paging on; QEMU halted at its first instruction has paging off, and gdb's
+# reads of the code there (to skip a function's prologue when it sets a
+# breakpoint) would find nothing. The code never changes: read it from the
+# ELF file, as Linux's scripts/gdb users do.
+gdb.execute("set trust-readonly-sections on")

@@ -22,8 +22,8 @@ def built():
 
 
 def test_every_target_is_listed():
-    assert NAMES == ["gpt", "kstrto", "msdos", "readline", "shell_parse", "sysfs_lookup",
-                     "udev_events", "udev_rules"]
+    assert NAMES == ["cpio", "gpt", "kstrto", "msdos", "readline", "shell_parse",
+                     "sysfs_lookup", "udev_events", "udev_rules"]
 
 
 SEEDS = {  # tests/fuzz/partition_seeds.py writes them: each case the parsers must get right
