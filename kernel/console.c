@@ -9,6 +9,7 @@
 #include <kobold/errno.h>
 #include <kobold/idle.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/signal.h>
 #include <kobold/string.h>
 #include <kobold/workqueue.h>
@@ -157,7 +158,7 @@ int console_getc(void)
 			continue;
 		local_irq_disable();
 		if (in_tail == in_head && !poll_input)
-			default_idle(); /* sti; hlt: an interrupt cannot slip in between */
+			idle_sleep(); /* until the next tick: other threads run meanwhile */
 		local_irq_enable();
 		cpu_relax();
 	}
@@ -167,7 +168,7 @@ void console_wait(void)
 {
 	local_irq_disable();
 	if (!work_pending_any() && !intr_pending && !poll_input)
-		default_idle();
+		idle_sleep();
 	local_irq_enable();
 	cpu_relax();
 }

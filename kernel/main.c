@@ -30,6 +30,7 @@
 #include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/rtc.h>
+#include <kobold/sched.h>
 #include <kobold/suspend.h>
 #include <kobold/sysdev.h>
 #include <kobold/tty.h>
@@ -115,6 +116,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	paging_init();		   /* page 0 unmapped: NULL faults */
 	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	time_init();		   /* PIT tick and calibrated TSC */
+	sched_init();		   /* this code becomes PID 1; the idle thread, kthreadd */
 	smp_init();		   /* the other CPUs from the MADT: up, and halted */
 	local_irq_enable();
 	if (driver_init()) /* sysfs, the device model's roots, the platform bus */
