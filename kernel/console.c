@@ -131,10 +131,6 @@ int console_trygetc(void)
 	return c;
 }
 
-/*
- * Waits for a byte. Queued deferred work (workqueue.h) runs meanwhile, one
- * item at a time, so a key typed during it waits at most one item.
- */
 void console_poll_input(void (*fn)(void))
 {
 	poll_input = fn;
@@ -153,10 +149,6 @@ int console_getc(void)
 			local_irq_enable();
 			return c;
 		}
-		local_irq_enable();
-		if (run_scheduled_work())
-			continue;
-		local_irq_disable();
 		if (in_tail == in_head && !poll_input)
 			idle_sleep(); /* until the next tick: other threads run meanwhile */
 		local_irq_enable();

@@ -1,4 +1,4 @@
-/* workqueue.c: one queue of deferred work, run when the shell is idle. */
+/* workqueue.c: one queue of deferred work, run by the events/0 thread and by the shell before a command. */
 #include <kobold/irqflags.h>
 #include <kobold/workqueue.h>
 
@@ -29,6 +29,8 @@ bool schedule_work(struct work_struct *work)
 		list_add_tail(&work->entry, &pending_work);
 	}
 	local_irq_restore(flags);
+	if (queued)
+		workqueue_wake_worker();
 	return queued;
 }
 

@@ -44,6 +44,7 @@ struct task_struct {
 	struct list_head tasks;	   /* on the list of every task (ps) */
 	int time_slice;		   /* ticks left of its turn */
 	int saved_preempt_count;   /* its preempt_count while switched out */
+	int lock_depth;		   /* lock_kernel()s it holds (kernel/kernel_lock.c) */
 	unsigned int cpu;
 	unsigned long nvcsw, nivcsw; /* switches: voluntary (slept), involuntary (preempted) */
 	unsigned long utime;	     /* ticks it was running at */

@@ -28,12 +28,17 @@ struct work_struct {
 
 /*
  * Queues work to run later; false if it is already queued (it then runs
- * once). Kobold has one CPU and no threads: queued work runs while the
- * shell waits for a key (console_getc) and, all of it, before the shell
- * runs its next command (flush_scheduled_work). A work function may queue
- * itself again to do a long job in slices.
+ * once). The events/0 thread runs it, one item at a time under the big
+ * kernel lock, so while the shell waits for a key; and the shell runs
+ * whatever is still queued before its next command (flush_scheduled_work).
+ * A work function may queue itself again to do a long job in slices.
  */
 bool schedule_work(struct work_struct *work);
+
+/* Makes the events/0 worker runnable (kernel/keventd.c); schedule_work calls it. */
+void workqueue_wake_worker(void);
+/* Starts the events/0 worker thread. */
+void init_workqueues(void);
 
 /* Runs the oldest queued work; false if there was none. */
 bool run_scheduled_work(void);

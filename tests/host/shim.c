@@ -267,6 +267,9 @@ bool wake_up_process(struct task_struct *p)
 
 void preempt_schedule(void) {}
 
+/* No events/0 thread on the host: tests run the queue themselves. */
+void workqueue_wake_worker(void) {}
+
 /* The host has one CPU, and no other to bring up or take down. */
 bool cpu_online(unsigned int cpu) { return cpu == 0; }
 int cpu_up(unsigned int cpu) { return -EINVAL; }
