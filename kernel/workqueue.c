@@ -1,5 +1,6 @@
 /* workqueue.c: one queue of deferred work, run by the events/0 thread and by the shell before a command. */
 #include <kobold/irqflags.h>
+#include <kobold/time.h>
 #include <kobold/workqueue.h>
 
 static LIST_HEAD(pending_work);
@@ -69,6 +70,33 @@ bool cancel_work(struct work_struct *work)
 	}
 	local_irq_restore(flags);
 	return was;
+}
+
+void delayed_work_timer_fn(unsigned long data)
+{
+	schedule_work(&((struct delayed_work *)data)->work);
+}
+
+bool schedule_delayed_work(struct delayed_work *dwork, unsigned long delay)
+{
+	unsigned long flags;
+	bool busy;
+
+	if (!delay)
+		return schedule_work(&dwork->work);
+	flags = local_irq_save();
+	busy = dwork->work.pending || timer_pending(&dwork->timer);
+	if (!busy)
+		mod_timer(&dwork->timer, jiffies + delay);
+	local_irq_restore(flags);
+	return !busy;
+}
+
+bool cancel_delayed_work(struct delayed_work *dwork)
+{
+	bool timer = del_timer_sync(&dwork->timer);
+
+	return cancel_work(&dwork->work) || timer;
 }
 
 bool work_pending(const struct work_struct *work)

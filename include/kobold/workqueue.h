@@ -3,6 +3,7 @@
 #define KOBOLD_WORKQUEUE_H
 
 #include <kobold/list.h>
+#include <kobold/timer.h>
 #include <kobold/types.h>
 
 struct work_struct;
@@ -48,6 +49,37 @@ void flush_scheduled_work(void);
 
 /* Takes work off the queue if it has not run yet; true if it was queued. */
 bool cancel_work(struct work_struct *work);
+
+/*
+ * Work queued after a delay, as 2.6.20's struct delayed_work: a kernel
+ * timer that queues the work when it expires.
+ */
+struct delayed_work {
+	struct work_struct work;
+	struct timer_list timer;
+};
+
+void delayed_work_timer_fn(unsigned long data);
+
+#define INIT_DELAYED_WORK(d, f)                                                      \
+	do {                                                                         \
+		INIT_WORK(&(d)->work, (f));                                          \
+		setup_timer(&(d)->timer, delayed_work_timer_fn, (unsigned long)(d)); \
+	} while (0)
+
+static inline struct delayed_work *to_delayed_work(struct work_struct *work)
+{
+	return container_of(work, struct delayed_work, work);
+}
+
+/* Queues the work delay jiffies from now (0: at once); false if it is already waiting or queued. */
+bool schedule_delayed_work(struct delayed_work *dwork, unsigned long delay);
+/*
+ * Stops it if it has not run yet: its timer deleted (2.6.20's
+ * cancel_delayed_work), or, once the timer has fired, taken off the queue
+ * (as later kernels' does). True if it was waiting or queued.
+ */
+bool cancel_delayed_work(struct delayed_work *dwork);
 
 bool work_pending(const struct work_struct *work);
 /* True if any work is queued. */
