@@ -73,6 +73,8 @@ void schedule(void)
 		prev->nivcsw++;
 	}
 	next = pick_next_task(rq, prev);
+	if (prev->stack && *(unsigned long *)prev->stack != STACK_END_MAGIC)
+		panic("%s/%d: kernel stack overflow", prev->comm, prev->pid);
 	if (next != prev) {
 		rq->nr_switches++;
 		rq->curr = next;
@@ -219,6 +221,7 @@ struct task_struct *create_thread(int (*fn)(void *data), void *data, const char 
 		kfree(p);
 		return NULL;
 	}
+	*(unsigned long *)p->stack = STACK_END_MAGIC;
 	p->state = TASK_UNINTERRUPTIBLE; /* until its first wake_up_process */
 	p->flags = PF_KTHREAD;
 	strscpy(p->comm, name, sizeof(p->comm));

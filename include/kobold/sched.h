@@ -23,7 +23,14 @@
 #define TASK_DEAD 64	       /* exited; its stack goes at the next switch */
 
 #define TASK_COMM_LEN 16
-#define THREAD_SIZE 8192 /* each kernel stack, as 2.6 i386's default */
+/*
+ * Each thread's kernel stack: 32 KiB, the boot stack's size (2.6 i386 had
+ * 8 KiB). Work items run udev's rules, whose path buffers take 4 KiB
+ * frames; a word at the stack's bottom (Linux's STACK_END_MAGIC value)
+ * is checked at each switch, so an overflow panics instead of corrupting.
+ */
+#define THREAD_SIZE 32768
+#define STACK_END_MAGIC 0x57ac6e9dUL
 #define DEF_TIMESLICE 10 /* ticks a thread runs before another gets a turn */
 #define MAX_SCHEDULE_TIMEOUT LONG_MAX
 
