@@ -20,4 +20,23 @@ void unlock_kernel(void)
 		mutex_unlock(&kernel_mutex);
 }
 
+int release_kernel_lock(void)
+{
+	int depth = current->lock_depth;
+
+	if (depth > 0) {
+		current->lock_depth = 0;
+		mutex_unlock(&kernel_mutex);
+	}
+	return depth;
+}
+
+void reacquire_kernel_lock(int depth)
+{
+	if (depth <= 0)
+		return;
+	mutex_lock(&kernel_mutex);
+	current->lock_depth = depth;
+}
+
 bool kernel_locked(void) { return current->lock_depth > 0; }

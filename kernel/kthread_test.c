@@ -12,9 +12,11 @@
 #include <kobold/kthread.h>
 #include <kobold/mutex.h>
 #include <kobold/semaphore.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
 #include <kobold/timer.h>
+#include <kobold/workqueue.h>
 
 static int count_until_stopped(void *data)
 {
@@ -214,6 +216,54 @@ static void kthread_the_tick_preempts_a_busy_thread(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
 }
 
+struct slow_work {
+	struct work_struct work;
+	struct workqueue_struct *wq;
+	volatile int done;
+	struct completion flushed;
+};
+
+static void slow_fn(struct work_struct *work)
+{
+	msleep(20);
+	container_of(work, struct slow_work, work)->done = 1;
+}
+
+static int flusher(void *data)
+{
+	struct slow_work *s = data;
+	int seen;
+
+	flush_workqueue(s->wq); /* no big kernel lock: waits for the worker */
+	seen = s->done;
+	complete(&s->flushed);
+	while (!kthread_should_stop())
+		msleep(1);
+	return seen;
+}
+
+static void kthread_flush_workqueue_waits_for_the_worker(struct ktest *t)
+{
+	struct slow_work s = { .done = 0 };
+	struct task_struct *k;
+	int depth;
+
+	s.wq = create_workqueue("ktest");
+	KTEST_ASSERT_TRUE(t, s.wq != NULL);
+	KTEST_EXPECT_STREQ(t, s.wq->worker->comm, "ktest/0");
+	INIT_WORK(&s.work, slow_fn);
+	init_completion(&s.flushed);
+	queue_work(s.wq, &s.work);
+	depth = release_kernel_lock(); /* the tests run with it, as boot does: let the worker in */
+	k = kthread_run(flusher, &s, "ktest-flush");
+	if (!IS_ERR(k)) {
+		wait_for_completion(&s.flushed);
+		KTEST_EXPECT_EQ(t, kthread_stop(k), 1); /* the item had finished when flush returned */
+	}
+	reacquire_kernel_lock(depth);
+	destroy_workqueue(s.wq);
+}
+
 static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_runs_until_stopped),
 	KTEST_CASE(kthread_stopped_before_it_ran),
@@ -222,6 +272,7 @@ static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_mutex_serialises_contenders),
 	KTEST_CASE(kthread_semaphore_holds_off_a_contender),
 	KTEST_CASE(kthread_the_tick_preempts_a_busy_thread),
+	KTEST_CASE(kthread_flush_workqueue_waits_for_the_worker),
 	KTEST_END,
 };
 

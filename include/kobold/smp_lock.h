@@ -14,6 +14,12 @@
 
 void lock_kernel(void);
 void unlock_kernel(void);
+/*
+ * Lets go of it entirely for a wait on a thread that needs it, as 2.6's
+ * schedule() released it for any sleep; returns the depth to restore.
+ */
+int release_kernel_lock(void);
+void reacquire_kernel_lock(int depth);
 /* True if the running thread holds it. */
 bool kernel_locked(void);
 

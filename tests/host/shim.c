@@ -12,6 +12,7 @@
 #include <kobold/string.h>
 #include <kobold/sched.h>
 #include <kobold/wait.h>
+#include <kobold/workqueue.h>
 
 #include <execinfo.h>
 #include <stdarg.h>
@@ -267,8 +268,11 @@ bool wake_up_process(struct task_struct *p)
 
 void preempt_schedule(void) {}
 
-/* No events/0 thread on the host: tests run the queue themselves. */
-void workqueue_wake_worker(void) {}
+/* No worker threads on the host: tests run the queues themselves. */
+int workqueue_start_worker(struct workqueue_struct *wq) { return 0; }
+void workqueue_stop_worker(struct workqueue_struct *wq) {}
+void workqueue_wake_worker(struct workqueue_struct *wq) {}
+bool workqueue_flush_in_caller(struct workqueue_struct *wq) { return true; }
 
 /* The host has one CPU, and no other to bring up or take down. */
 bool cpu_online(unsigned int cpu) { return cpu == 0; }

@@ -153,12 +153,35 @@ static void workqueue_delayed_work_waits_for_its_timer(struct ktest *t)
 	KTEST_EXPECT_EQ(t, b.runs, 0);
 }
 
+static void workqueue_a_queue_of_its_own(struct ktest *t)
+{
+	struct workqueue_struct *wq = create_workqueue("ktest");
+	struct later d = { .runs = 0 };
+	struct job a = { 0 };
+
+	KTEST_ASSERT_TRUE(t, wq != NULL);
+	INIT_WORK(&a.work, job_fn);
+	INIT_DELAYED_WORK(&d.dwork, later_fn);
+	KTEST_EXPECT_TRUE(t, queue_work(wq, &a.work));
+	KTEST_EXPECT_FALSE(t, queue_work(wq, &a.work));
+	KTEST_EXPECT_TRUE(t, queue_delayed_work(wq, &d.dwork, 0));
+	KTEST_EXPECT_FALSE(t, work_pending_any()); /* not on keventd's queue */
+	flush_workqueue(wq);			   /* the big kernel lock's holder (the tests) runs them itself */
+	KTEST_EXPECT_EQ(t, a.runs, 1);
+	KTEST_EXPECT_EQ(t, d.runs, 1);
+	KTEST_EXPECT_TRUE(t, list_empty(&wq->pending));
+	queue_work(wq, &a.work);
+	destroy_workqueue(wq); /* runs what is left first */
+	KTEST_EXPECT_EQ(t, a.runs, 2);
+}
+
 static const struct ktest_case workqueue_cases[] = {
 	KTEST_CASE(workqueue_runs_each_once_in_order),
 	KTEST_CASE(workqueue_flush_runs_slices_it_queues),
 	KTEST_CASE(workqueue_cancel_takes_it_off),
 	KTEST_CASE(workqueue_lists_pending_and_counts_runs),
 	KTEST_CASE(workqueue_delayed_work_waits_for_its_timer),
+	KTEST_CASE(workqueue_a_queue_of_its_own),
 	KTEST_END,
 };
 
