@@ -244,7 +244,9 @@ deps:
 	$(NEED) py:pytest python3-pytest || status=1; \
 	$(NEED) py:pexpect python3-pexpect || status=1; \
 	$(NEED) py:xdist python3-pytest-xdist || status=1; \
+	$(NEED) py:yaml python3-yaml || status=1; \
 	$(NEED) git git || status=1; \
+	$(NEED) bwrap bubblewrap || status=1; \
 	$(NEED) gdb gdb || status=1; \
 	$(NEED) dot graphviz || status=1; \
 	$(NEED) $(CLANG_FORMAT) $(CLANG_FORMAT) || status=1; \
@@ -255,11 +257,16 @@ deps:
 # The gdb tests step through the DEBUG=1 kernel (build/debug) as make debug does.
 TEST_DEBUG_KERNEL := $(if $(filter 1,$(DEBUG)),$(KERNEL),debug-kernel)
 
+# The device-model, hotplug and block scenarios run a second time on two CPUs
+# (KOBOLD_SMP=2: every boot gets -smp 2), unless TEST_ARGS chooses tests.
+SMP_TESTS := tests/test_sysfs.py tests/test_hotplug.py tests/test_block.py
 test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL)
-	$(Q)rm -f $(BUILD)/test-report.xml
-	$(Q)status=0; KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL) \
-		$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
-	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml; exit $$status
+	$(Q)rm -f $(BUILD)/test-report.xml $(BUILD)/test-report-smp2.xml
+	$(Q)status=0; export KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL); \
+	$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
+	$(if $(TEST_ARGS),,KOBOLD_SMP=2 $(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile \
+		--junitxml=$(BUILD)/test-report-smp2.xml $(SMP_TESTS) || status=$$?;) \
+	$(PYTHON) scripts/test-summary.py $(BUILD)/test-report.xml $(if $(TEST_ARGS),,$(BUILD)/test-report-smp2.xml); exit $$status
 
 # Further targets (bench, fuzz, labs, graph, ...) each live in their own mk/*.mk.
 include $(filter-out mk/portable.mk mk/host.mk,$(sort $(wildcard mk/*.mk)))
@@ -310,7 +317,7 @@ help:
 	@echo "make doctor     check every tool the targets use, and say how to install what is missing"
 	@echo "make compile_commands.json   the compilation database for clangd and editors"
 	@echo "make format-check            the C files against .clang-format (make format FILES=... fixes)"
-	@echo "make bench, fuzz, soak, graph, check-lab LAB=N, check-docs: see README.md"
+	@echo "make bench, fuzz, soak, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
 	@echo "make clean      remove $(BUILD)"
 	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix- GDB_PORT=N"
 

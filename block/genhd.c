@@ -104,7 +104,9 @@ static const struct attribute_group queue_group = { .name = "queue", .attrs = qu
 
 /*
  * The article's hotplug callback: the block class adds the device node's
- * name (MAJOR and MINOR come from the class device's dev_t).
+ * name (MAJOR and MINOR come from the class device's dev_t). DEVNAME is a
+ * later key (2.6.31's block events); 2.6.15's disks sent none of their own.
+ * DEVTYPE=disk is later too (2.6.25's; a partition's events say "partition").
  */
 static int block_hotplug(struct class_device *cd, char **envp, int num_envp, char *buffer,
 			 int buffer_size)
@@ -113,7 +115,8 @@ static int block_hotplug(struct class_device *cd, char **envp, int num_envp, cha
 	int i = 0, len = 0;
 
 	if (add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVNAME=%s",
-				d->disk_name))
+				d->disk_name) ||
+	    add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVTYPE=disk"))
 		return -ENOMEM;
 	envp[i] = NULL;
 	return 0;

@@ -9,6 +9,7 @@
 #include <kobold/genhd.h>
 
 #include <kobold/errno.h>
+#include <kobold/fs.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -45,6 +46,12 @@ static const struct sysfs_ops part_sysfs_ops = {
 	.show = part_attr_show,
 	.store = part_attr_store,
 };
+
+/* The partition's number: the disk's major, the minor after the disk's by partno. */
+static dev_t part_devt(const struct hd_struct *p)
+{
+	return MKDEV(p->disk->major, p->disk->first_minor + (unsigned int)p->partno);
+}
 
 static ssize_t part_dev_show(struct hd_struct *p, char *buf)
 {
@@ -198,6 +205,8 @@ static int add_partition(struct gendisk *disk, int n, u64 start, u64 size)
 	if (err)
 		goto out_del;
 	disk->part[n] = p;
+	/* as a disk's: the node exists before the event is sent */
+	devtmpfs_create_node(kobject_name(&p->kobj), S_IFBLK | 0600, part_devt(p));
 	kobject_hotplug(&p->kobj, KOBJ_ADD);
 	return 0;
 
@@ -213,6 +222,7 @@ static void delete_partition(struct gendisk *disk, int n)
 	struct hd_struct *p = disk->part[n];
 
 	disk->part[n] = NULL;
+	devtmpfs_delete_node(kobject_name(&p->kobj), part_devt(p));
 	kobject_hotplug(&p->kobj, KOBJ_REMOVE);
 	sysfs_remove_link(&block_class.subsys.kobj, kobject_name(&p->kobj));
 	kobject_del(&p->kobj);
@@ -314,6 +324,40 @@ int blkdev_get_by_name(const char *name, struct block_device *bdev)
 	bdev->bd_disk = get_gendisk_by_name(name);
 	if (!bdev->bd_disk)
 		blk_for_each_disk(find_part_in, &f);
+	return bdev->bd_disk ? 0 : -ENODEV;
+}
+
+struct find_dev {
+	dev_t dev;
+	struct block_device *bdev;
+};
+
+static void find_dev_in(struct gendisk *disk, void *arg)
+{
+	struct find_dev *f = arg;
+	unsigned int minor = MINOR(f->dev), n = minor - disk->first_minor;
+	unsigned int span = disk->minors > 1 ? (unsigned int)disk->minors : 1; /* sbd leaves it 0 */
+	struct hd_struct *p;
+
+	if (f->bdev->bd_disk || MAJOR(f->dev) != disk->major || minor < disk->first_minor ||
+	    n >= span)
+		return;
+	p = n && disk->part ? disk->part[n] : NULL;
+	if (n && !p)
+		return; /* a number the disk holds for a partition it does not have */
+	f->bdev->bd_disk = get_gendisk_by_name(disk->disk_name);
+	f->bdev->bd_part = p;
+	if (p)
+		kobject_get(&p->kobj);
+}
+
+int blkdev_get_by_dev(dev_t dev, struct block_device *bdev)
+{
+	struct find_dev f = { dev, bdev };
+
+	bdev->bd_part = NULL;
+	bdev->bd_disk = NULL;
+	blk_for_each_disk(find_dev_in, &f);
 	return bdev->bd_disk ? 0 : -ENODEV;
 }
 

@@ -1,8 +1,9 @@
 /*
  * block_dev.c: block device nodes (Linux's fs/block_dev.c). Opening
- * /dev/vda finds the disk by its dev_t, holds it and pins its driver's
- * module; reads and writes at any byte offset become whole-sector
- * transfers through the block layer (blk_rw). Asynchronous reads and writes
+ * /dev/vda or /dev/vda1 finds the disk, and the partition, by the node's
+ * dev_t, holds them and pins the driver's module; reads and writes at any
+ * byte offset become whole-sector transfers through the block layer
+ * (bdev_rw: a partition's are bounded to it and moved by its start). Asynchronous reads and writes
  * (aio_read, aio_write: whole sectors only) go out as requests through
  * blk_submit and complete from the disk's interrupt. A disk deleted under
  * an open file fails its I/O with -ENODEV; its memory goes at the last close.
@@ -11,6 +12,7 @@
 #include <kobold/blkdev.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/genhd.h>
 #include <kobold/irqflags.h>
 #include <kobold/module.h>
 #include <kobold/slab.h>
@@ -20,30 +22,36 @@
 
 static int blkdev_open(struct inode *inode, struct file *file)
 {
-	struct gendisk *disk = get_gendisk(inode->i_rdev);
+	struct block_device *bdev = kmalloc(sizeof(*bdev));
 
-	if (!disk)
-		return -ENXIO;
-	if (!try_module_get(disk->fops->owner)) {
-		put_disk(disk);
+	if (!bdev)
+		return -ENOMEM;
+	if (blkdev_get_by_dev(inode->i_rdev, bdev)) {
+		kfree(bdev);
 		return -ENXIO;
 	}
-	file->private_data = disk;
+	if (!try_module_get(bdev->bd_disk->fops->owner)) {
+		blkdev_put(bdev);
+		kfree(bdev);
+		return -ENXIO;
+	}
+	file->private_data = bdev;
 	return 0;
 }
 
 static int blkdev_release(struct inode *inode, struct file *file)
 {
-	struct gendisk *disk = file->private_data;
-	struct module *owner = disk->fops->owner;
+	struct block_device *bdev = file->private_data;
+	struct module *owner = bdev->bd_disk->fops->owner;
 
-	put_disk(disk); /* may free the disk: its fops pointer was read first */
+	blkdev_put(bdev); /* may free the disk: its fops pointer was read first */
+	kfree(bdev);
 	module_put(owner);
 	return 0;
 }
 
 /* One partial sector through a bounce buffer: read, and for a write, modify and write back. */
-static int rw_partial(struct gendisk *disk, enum req_op op, loff_t pos, char *buf, size_t n)
+static int rw_partial(struct block_device *bdev, enum req_op op, loff_t pos, char *buf, size_t n)
 {
 	u64 sector = (u64)pos / SECTOR_SIZE;
 	size_t off = (size_t)(pos % SECTOR_SIZE);
@@ -52,12 +60,12 @@ static int rw_partial(struct gendisk *disk, enum req_op op, loff_t pos, char *bu
 
 	if (!bounce)
 		return -ENOMEM;
-	err = blk_rw(disk, REQ_OP_READ, sector, 1, bounce);
+	err = bdev_rw(bdev, REQ_OP_READ, sector, 1, bounce);
 	if (!err && op == REQ_OP_READ)
 		memcpy(buf, bounce + off, n);
 	if (!err && op == REQ_OP_WRITE) {
 		memcpy(bounce + off, buf, n);
-		err = blk_rw(disk, REQ_OP_WRITE, sector, 1, bounce);
+		err = bdev_rw(bdev, REQ_OP_WRITE, sector, 1, bounce);
 	}
 	kfree(bounce);
 	return err;
@@ -65,11 +73,11 @@ static int rw_partial(struct gendisk *disk, enum req_op op, loff_t pos, char *bu
 
 static ssize_t blkdev_rw(struct file *file, enum req_op op, char *buf, size_t n, loff_t *pos)
 {
-	struct gendisk *disk = file->private_data;
-	loff_t end = (loff_t)get_capacity(disk) * SECTOR_SIZE;
+	struct block_device *bdev = file->private_data;
+	loff_t end = (loff_t)bdev_nr_sectors(bdev) * SECTOR_SIZE;
 	size_t done = 0;
 
-	if (disk->dead)
+	if (bdev->bd_disk->dead)
 		return -ENODEV;
 	if (*pos >= end)
 		return op == REQ_OP_WRITE && n ? -ENOSPC : 0;
@@ -80,11 +88,11 @@ static ssize_t blkdev_rw(struct file *file, enum req_op op, char *buf, size_t n,
 
 		if (*pos % SECTOR_SIZE == 0 && left >= SECTOR_SIZE) {
 			chunk = min(left / SECTOR_SIZE, (size_t)BLKDEV_MAX_SECTORS) * SECTOR_SIZE;
-			err = blk_rw(disk, op, (u64)*pos / SECTOR_SIZE, chunk / SECTOR_SIZE,
-				     buf + done);
+			err = bdev_rw(bdev, op, (u64)*pos / SECTOR_SIZE, chunk / SECTOR_SIZE,
+				      buf + done);
 		} else {
 			chunk = min(left, SECTOR_SIZE - (size_t)(*pos % SECTOR_SIZE));
-			err = rw_partial(disk, op, *pos, buf + done, chunk);
+			err = rw_partial(bdev, op, *pos, buf + done, chunk);
 		}
 		if (err)
 			return done ? (ssize_t)done : err;
@@ -149,8 +157,9 @@ static int blkdev_aio_alloc(struct kiocb *iocb, struct gendisk *disk, size_t n)
 
 static ssize_t blkdev_aio_rw(struct kiocb *iocb, enum req_op op, char *buf, size_t n, loff_t pos)
 {
-	struct gendisk *disk = iocb->ki_filp->private_data;
-	loff_t end = (loff_t)get_capacity(disk) * SECTOR_SIZE;
+	struct block_device *bdev = iocb->ki_filp->private_data;
+	struct gendisk *disk = bdev->bd_disk;
+	loff_t end = (loff_t)bdev_nr_sectors(bdev) * SECTOR_SIZE;
 	u64 sector = (u64)pos / SECTOR_SIZE;
 	int nr, i;
 
@@ -161,6 +170,11 @@ static ssize_t blkdev_aio_rw(struct kiocb *iocb, enum req_op op, char *buf, size
 	if (pos >= end || !n)
 		return op == REQ_OP_WRITE && n ? -ENOSPC : 0;
 	n = (size_t)min((loff_t)n, end - pos);
+	if (bdev->bd_part) { /* the whole transfer moved and counted once */
+		nr = blk_partition_remap(bdev->bd_part, op, &sector, n / SECTOR_SIZE);
+		if (nr)
+			return nr;
+	}
 	nr = blkdev_aio_alloc(iocb, disk, n);
 	if (nr < 0)
 		return nr;

@@ -5,6 +5,7 @@
  * also noted as it arrives, so a long-running command can stop at it.
  */
 #include <asm/io.h>
+#include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/errno.h>
 #include <kobold/idle.h>
@@ -25,6 +26,7 @@ static void (*unthrottle[MAX_THROTTLED])(void); /* drivers waiting for room in t
 static void (*poll_input)(void);		/* a driver with no input interrupt */
 static volatile bool intr_pending;		/* Ctrl-C arrived and the shell has not taken it */
 static bool intr_echoed;			/* its ^C is on the screen already */
+static u64 deadline_ns;				/* signal_set_deadline's, 0 for none */
 
 void register_console(struct console *con)
 {
@@ -165,10 +167,25 @@ void console_wait(void)
 	cpu_relax();
 }
 
+u64 signal_set_deadline(u64 deadline)
+{
+	u64 old = deadline_ns;
+
+	deadline_ns = deadline;
+	return old;
+}
+
+bool signal_deadline_passed(void)
+{
+	return deadline_ns && ktime_get_ns() >= deadline_ns;
+}
+
 bool signal_pending(void)
 {
 	if (poll_input)
 		poll_input();
+	if (signal_deadline_passed())
+		return true; /* no ^C: nobody typed it */
 	if (intr_pending && !intr_echoed) {
 		intr_echoed = true;
 		console_puts("^C\n"); /* at once, as a tty echoes it: undoing may take a while */

@@ -39,4 +39,6 @@ void reacquire_kernel_lock(int depth)
 	current->lock_depth = depth;
 }
 
+bool kernel_lock_contended(void) { return !list_empty(&kernel_mutex.wait.head); }
+
 bool kernel_locked(void) { return current->lock_depth > 0; }

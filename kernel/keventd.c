@@ -22,6 +22,8 @@ static int worker_thread(void *data)
 		lock_kernel();
 		run_workqueue_one(wq);
 		unlock_kernel();
+		if (kernel_lock_contended())
+			yield(); /* a shell waits to run a command: it goes first */
 	}
 	return 0;
 }

@@ -189,18 +189,32 @@ static void print_chain(struct lock_class *next, struct lock_class *prev)
 	printk(KERN_WARNING "\n-> #0 (%s):\n", next->name);
 }
 
-static void print_circular_bug(const struct lockdep_task *task, const struct held_lock *held,
-			       struct lock_class *next, unsigned long ip)
+/* A report's head: the title between rules of its length, the lock wanted and the lock held. */
+static void print_head(const char *title, const struct lockdep_task *task,
+		       const struct lock_class *next, unsigned long ip, const struct held_lock *held)
 {
+	char rule[80];
+	size_t n = strlen("WARNING: ") + strlen(title);
+
 	debug_locks_off();
-	printk(KERN_WARNING "\n======================================================\n");
-	printk(KERN_WARNING "WARNING: possible circular locking dependency detected\n");
-	printk(KERN_WARNING "------------------------------------------------------\n");
+	n = n < sizeof(rule) - 1 ? n : sizeof(rule) - 1;
+	memset(rule, '=', n);
+	rule[n] = '\0';
+	printk(KERN_WARNING "\n%s\n", rule);
+	printk(KERN_WARNING "WARNING: %s\n", title);
+	memset(rule, '-', n);
+	printk(KERN_WARNING "%s\n", rule);
 	printk(KERN_WARNING "%s/%d is trying to acquire lock:\n", lockdep_task_name(task),
 	       lockdep_task_pid(task));
 	print_lock(" ", next, ip);
 	printk(KERN_WARNING "\nbut task is already holding lock:\n");
 	print_lock(" ", held->class, held->ip);
+}
+
+static void print_circular_bug(const struct lockdep_task *task, const struct held_lock *held,
+			       struct lock_class *next, unsigned long ip)
+{
+	print_head("possible circular locking dependency detected", task, next, ip, held);
 	printk(KERN_WARNING "\nwhich lock already depends on the new lock.\n\n");
 	print_chain(next, held->class);
 	printk(KERN_WARNING "\nother info that might help us debug this:\n\n");
@@ -212,15 +226,7 @@ static void print_circular_bug(const struct lockdep_task *task, const struct hel
 static void print_recursion_bug(const struct lockdep_task *task, const struct held_lock *held,
 				struct lock_class *next, unsigned long ip)
 {
-	debug_locks_off();
-	printk(KERN_WARNING "\n============================================\n");
-	printk(KERN_WARNING "WARNING: possible recursive locking detected\n");
-	printk(KERN_WARNING "--------------------------------------------\n");
-	printk(KERN_WARNING "%s/%d is trying to acquire lock:\n", lockdep_task_name(task),
-	       lockdep_task_pid(task));
-	print_lock(" ", next, ip);
-	printk(KERN_WARNING "\nbut task is already holding lock:\n");
-	print_lock(" ", held->class, held->ip);
+	print_head("possible recursive locking detected", task, next, ip, held);
 	printk(KERN_WARNING "\n *** DEADLOCK ***\n\n");
 	lockdep_print_held_locks(task);
 	dump_stack();

@@ -156,7 +156,7 @@ void kmain(u32 magic, const struct multiboot_info *mbi)
 	load_builtin_modules(); /* drivers: sbd, virtio_blk, blkstat */
 	kmod_init();		/* the aliases: from now on, new devices load their modules */
 	lkdtm_run();		/* a deliberate crash, when asked for */
-	flush_scheduled_work(); /* udevd handles the boot's events, as udevadm settle at boot */
+	udevd_flush_work();	/* udevd handles the boot's events, as udevadm settle at boot */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	shell_run();
 }

@@ -169,6 +169,44 @@ int cpu_down(unsigned int cpu)
 	return 0;
 }
 
+static bool frozen[NR_CPUS]; /* taken down by disable_nonboot_cpus */
+
+int disable_nonboot_cpus(void)
+{
+	int err = 0;
+
+	pr_info("Disabling non-boot CPUs ...\n");
+	for (unsigned int cpu = 1; cpu < nr_present && !err; cpu++) {
+		if (!online[cpu])
+			continue;
+		err = cpu_down(cpu);
+		if (err) {
+			pr_err("Error taking CPU%u down: %d\n", cpu, err);
+			break;
+		}
+		frozen[cpu] = true;
+		pr_info("CPU%u is down\n", cpu);
+	}
+	return err;
+}
+
+void enable_nonboot_cpus(void)
+{
+	pr_info("Enabling non-boot CPUs ...\n");
+	for (unsigned int cpu = 1; cpu < nr_present; cpu++) {
+		int err;
+
+		if (!frozen[cpu])
+			continue;
+		frozen[cpu] = false;
+		err = cpu_up(cpu);
+		if (err)
+			pr_warn("Error taking CPU%u up: %d\n", cpu, err);
+		else
+			pr_info("CPU%u is up\n", cpu);
+	}
+}
+
 /* Each enabled local APIC of the MADT but the boot CPU's, in table order, up to NR_CPUS. */
 static void find_cpus(void)
 {

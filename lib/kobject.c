@@ -221,7 +221,9 @@ static void kobject_keep_name(struct kobject *kobj)
 
 /*
  * As Linux 2.6.0 to 2.6.24 did: the parent is put after our release, so a
- * parent (a class, say) outlives every child that still has a reference.
+ * parent (a class, say) outlives every child that still has a reference
+ * (2.6.25 on put it at kobject_del). The counts are 2.6.25's: kobject_add
+ * takes no reference on the object itself, where 2.6.0-2.6.24's did.
  */
 static void kobject_cleanup(struct kobject *kobj)
 {
@@ -233,6 +235,7 @@ static void kobject_cleanup(struct kobject *kobj)
 	list_del_init(&kobj->live);
 	kobj->state = KOBJ_STATE_RELEASED;
 	kobject_keep_name(kobj);
+	/* no release: Linux's pr_debug from 2.6.25 (nothing before); Kobold's is loud */
 	if (t && t->release)
 		t->release(kobj); /* may free kobj: nothing touches it after */
 	else
@@ -254,7 +257,11 @@ void kobject_put(struct kobject *kobj)
 		 "kobject: '%s' (%p): kobject_put with no reference left (state %s)",
 		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj)))
 		return;
-	/* 2.6.0 released it with its directory still in sysfs; Kobold refuses */
+	/*
+	 * A put without a del. 2.6.0-2.6.24 never got here (kobject_add held a
+	 * reference of its own: the object leaked); 2.6.25 deleted and released
+	 * it, a class device still on its class's list. Kobold refuses.
+	 */
 	if (WARN(atomic_read(&kobj->kref.refcount) == 1 && kobj->state == KOBJ_STATE_ADDED,
 		 "kobject: '%s' (%p): last reference put while still in sysfs; kept (unregister it first)",
 		 safe_name(kobj), (void *)kobj))
@@ -277,6 +284,7 @@ void kobject_forget(struct kobject *kobj)
 		return;
 	list_del_init(&kobj->live);
 	atomic_set(&kobj->kref.refcount, 0);
+	kobject_keep_name(kobj); /* a name on the heap would leak with the object */
 	if (kobj->state == KOBJ_STATE_DELETED)
 		kobject_put(kobj->parent);
 	kobj->state = KOBJ_STATE_NONE;

@@ -3,7 +3,7 @@
 LAB ?=
 GRAPH := $(BUILD)/device-model
 
-.PHONY: check-lab check-docs graph grade grade-class
+.PHONY: check-lab check-docs graph grade grade-class gradescope
 check-lab: deps $(KERNEL)
 	@[ -n "$(LAB)" ] || { echo "usage: make check-lab LAB=N   (the labs are in docs/labs/)" >&2; exit 2; }
 	@[ -f labs/lab$(LAB)/check.py ] || { echo "kobold: there is no lab $(LAB); see docs/labs/" >&2; exit 2; }
@@ -17,6 +17,14 @@ grade: deps $(KERNEL)
 grade-class: deps
 	@[ -n "$(DIR)" ] || { echo "usage: make grade-class DIR=folder-of-submissions   (see scripts/grade-class)" >&2; exit 2; }
 	$(Q)$(PYTHON) scripts/grade-class $(DIR)
+
+# The Gradescope autograder (docs/teaching.md): LABS=1,2 to grade some labs only,
+# HIDDEN=DIR for hidden checks kept outside the tree.
+GRADESCOPE_ZIP ?= $(BUILD)/gradescope.zip
+gradescope: deps
+	$(Q)mkdir -p $(dir $(GRADESCOPE_ZIP))
+	$(Q)$(PYTHON) scripts/gradescope.py zip $(GRADESCOPE_ZIP) $(if $(LABS),--labs $(LABS)) \
+		$(if $(HIDDEN),--hidden $(HIDDEN))
 
 check-docs: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/doccheck.py

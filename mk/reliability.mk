@@ -2,7 +2,8 @@
 # the long runs: `make fuzz` (FUZZ_SECONDS per target), `make soak` (1,000
 # load/unload cycles in QEMU), `make failslab-walk` (every allocation of every
 # shell command failing in turn), `make failslab-boot` (of the boot, a boot
-# each). `make test` runs all but the last briefly.
+# each), `make hotplug-walk` and `make hotplug-soak` (QEMU device_add and
+# device_del). `make test` runs all but failslab-boot briefly.
 FUZZ_CC ?= clang
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
@@ -28,20 +29,22 @@ $(FUZZ_DIR)/obj/%.o: %.c | $(FUZZ_DIR)/.tools
 	@echo "  FUZZCC  $<"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=ktest_host_main -MMD -MP -c $< -o $@
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS) $(wildcard tests/fuzz/*.h)
 	@echo "  FUZZ    $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c %.o,$^) -o $@
 
-.PHONY: fuzz fuzz-build soak failslab-walk failslab-boot
+.PHONY: fuzz fuzz-build soak failslab-walk failslab-boot hotplug-walk hotplug-soak
 fuzz-build: $(FUZZ_BINS)
 
-# Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME.
+# Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME,
+# starting from the seeds in tests/fuzz/corpus/NAME where there are some.
 fuzz: fuzz-build
 	$(Q)for t in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
 		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
 		status=0; ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=6000 -print_final_stats=1 $(FUZZ_DIR)/corpus/$$t \
+			$$(test -d tests/fuzz/corpus/$$t && echo tests/fuzz/corpus/$$t) \
 			>$(FUZZ_DIR)/fuzz_$$t.log 2>&1 || status=$$?; \
 		grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-' $(FUZZ_DIR)/fuzz_$$t.log; \
 		[ $$status -eq 0 ] || { echo "fuzz_$$t failed: $(FUZZ_DIR)/fuzz_$$t.log"; exit 1; }; \
@@ -55,6 +58,19 @@ soak: deps $(KERNEL) $(DISK)
 failslab-walk: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_WALK_MAX=1000 $(PYTHON) -m pytest -q -s \
 		tests/test_reliability.py -k walk_every_command
+
+# QEMU device_add and device_del with each allocation of the add failing in
+# turn (make test: the first and the last few); every slot must eject and
+# memory, kobjects, /dev and the PCI address space come back.
+hotplug-walk: deps $(KERNEL) $(DISK)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_HOTPLUG_WALK=all $(PYTHON) -m pytest -q -s \
+		tests/test_hotplug.py -k any_allocation
+
+# SOAK_CYCLES add/del cycles mixing good disks and disks whose probe fails,
+# then as many with an allocation failing anywhere (make test: 6 of each).
+hotplug-soak: deps $(KERNEL) $(DISK)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_HOTPLUG_SOAK=$(SOAK_CYCLES) $(PYTHON) -m pytest -q -s \
+		tests/test_hotplug.py -k soak
 
 # A boot for each allocation of the boot (failslab.nth=N): about 350 boots.
 failslab-boot: deps $(KERNEL)

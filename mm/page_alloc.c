@@ -2,6 +2,7 @@
  * page_alloc.c: the physical page allocator, one bit a page, seeded from the
  * multiboot memory map. Runs of contiguous pages are found first-fit.
  */
+#include <kobold/ioport.h>
 #include <kobold/mm.h>
 #include <kobold/multiboot.h>
 #include <kobold/printk.h>
@@ -54,6 +55,23 @@ static void reserve_range(u32 start, u32 end)
 	}
 }
 
+/* The memory map in /proc/iomem, as 2.6 i386's e820 entries: "System RAM" or "reserved". */
+static void note_iomem(const struct multiboot_mmap_entry *e)
+{
+	static struct resource map[16];
+	static int n;
+	struct resource *r = &map[n];
+
+	if (n == ARRAY_SIZE(map) || !e->len || e->addr + e->len - 1 > iomem_resource.end)
+		return;
+	r->start = e->addr;
+	r->end = e->addr + e->len - 1;
+	r->flags = IORESOURCE_MEM;
+	r->name = e->type == MULTIBOOT_MEMORY_AVAILABLE ? "System RAM" : "reserved";
+	if (!request_resource(&iomem_resource, r))
+		n++;
+}
+
 void page_alloc_init(const struct multiboot_info *mbi)
 {
 	u32 p, end = mbi->mmap_addr + mbi->mmap_length;
@@ -65,6 +83,7 @@ void page_alloc_init(const struct multiboot_info *mbi)
 
 			if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
 				free_range(e->addr, e->addr + e->len);
+			note_iomem(e);
 			p += e->size + 4;
 		}
 	} else if (mbi->flags & MULTIBOOT_INFO_MEMORY) {

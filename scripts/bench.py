@@ -419,8 +419,33 @@ def plot():
     fig.savefig(os.path.join(OUT, "throughput.png"))
 
 
+def bench_grading():
+    """grade-class on a simulated class (scripts/classgen.py): BENCH_GRADE_STUDENTS students
+    (2) handing in every lab, nothing shared; seconds per student-lab, wall clock."""
+    import shutil
+    import tempfile
+    n = int(os.environ.get("BENCH_GRADE_STUDENTS", "2"))
+    work = tempfile.mkdtemp(prefix="kobold-bench-grade-")
+    try:
+        subprocess.run([sys.executable, os.path.join(HERE, "classgen.py"), os.path.join(work, "class"), str(n)],
+                       check=True, stdout=subprocess.DEVNULL)
+        r = subprocess.run([sys.executable, os.path.join(HERE, "grade-class"), os.path.join(work, "class"),
+                            "--out", os.path.join(work, "g")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+        if r.returncode:
+            print("grade-class failed:\n" + r.stdout[-2000:])
+            return
+        import json
+        with open(os.path.join(work, "g.json")) as f:
+            data = json.load(f)
+        add("grading", "grade-class, s per student-lab (%d x %d labs, %d jobs)"
+            % (n, data["student_labs"] // n, data["jobs"]), data["seconds"] / data["student_labs"], "s")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
-    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel,sched,smp").split(",")
+    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel,sched,smp,grading").split(",")
     load0 = os.getloadavg()[0]
     make_disk()
     if "boot" in parts:
@@ -439,6 +464,8 @@ def main():
         bench_sched()
     if "smp" in parts:
         bench_smp()
+    if "grading" in parts:
+        bench_grading()
     print_table()
     print("host load average (1 min): %.1f at the start, %.1f at the end, on %d CPUs"
           % (load0, os.getloadavg()[0], os.cpu_count()))

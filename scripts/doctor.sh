@@ -39,15 +39,17 @@ check /usr/bin/python3 python3 "make test" python3
 check py:pytest python3-pytest "make test" "pytest (python3)"
 check py:pexpect python3-pexpect "make test" "pexpect (python3)"
 check py:xdist python3-pytest-xdist "make test" "pytest-xdist (python3)"
+check py:yaml python3-yaml "make test" "PyYAML (python3)"
 check git git "make test (labs)"
+check bwrap bubblewrap "make grade-class, gradescope, test"
 check gdb gdb "make gdb, test"
 check dot graphviz "make graph, test"
 check clang-format-19 clang-format-19 "make format, test"
 check clang clang "make fuzz, test"
 rt=$(clang -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
 check "$rt" libclang-rt-dev "make fuzz, test" "libFuzzer runtime"
-check qemu-system-x86_64 qemu-system-x86 "make bench"
-check dpkg-deb dpkg "make bench"
+check qemu-system-x86_64 qemu-system-x86 "make bench, udev-compare"
+check dpkg-deb dpkg "make bench, udev-compare"
 check py:matplotlib python3-matplotlib "make bench" "matplotlib (python3)"
 if [ -n "$missing" ]; then
 	pkgs=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')

@@ -10,10 +10,15 @@ checklist shows its oops, BUG or PANIC report and its last lines, not the
 boot banner. The checklist ends with a count, and the exit status is 0 only
 if every check passed.
 
+A kernel that never reaches its prompt (it hangs, prints forever or panics
+at boot: LABCHECK_BOOT_TIMEOUT seconds, 20 by default) fails every check at
+once, with the reason, instead of each check waiting out its own timeout.
+
 For grading: a check is worth `fn.points` (default 1); a teacher's hidden
 checks (labs/hidden/labN.py or $LABCHECK_HIDDEN/labN.py, `CHECKS = [...]`)
 run after the lab's own; with LABCHECK_JSON=FILE the results are also
-written there as JSON (scripts/grade, scripts/grade-class).
+written there as JSON after each check, with the lab's possible points and a
+status (ok, no-boot, panic) (scripts/grade, scripts/grade-class).
 """
 import json
 import os
@@ -28,6 +33,16 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 import kobold  # noqa: E402
 
 COLOUR = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+# How long a boot may take to reach the prompt (a second or two, unloaded).
+BOOT_TIMEOUT = float(os.environ.get("LABCHECK_BOOT_TIMEOUT", "20"))
+
+
+class BootFailed(AssertionError):
+    """The kernel did not reach its prompt: panicked, stopped or hung."""
+
+    def __init__(self, why, output, panic):
+        super().__init__(output)
+        self.why, self.panic = why, panic
 
 
 def paint(text, code):
@@ -46,6 +61,7 @@ class Session:
         self.how = None
         self.sockdir = None
         self.dirty = False
+        self.booted = False  # once: a later failure is the check's, not the boot's
 
     def boot(self, append="", qemu_args=(), monitor=False):
         """qemu_args: more QEMU options (disks); monitor: QEMU's monitor on a socket (self.monitor)."""
@@ -54,7 +70,17 @@ class Session:
         if monitor:
             self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
             sock = os.path.join(self.sockdir, "monitor.sock")
-        self.k = kobold.boot(append, qemu_args=list(qemu_args), monitor=sock)
+        try:
+            self.k = kobold.boot(append, qemu_args=list(qemu_args), monitor=sock, boot_timeout=BOOT_TIMEOUT)
+        except AssertionError as e:
+            if self.booted:
+                raise
+            panic = isinstance(e, kobold.KernelPanic)
+            why = "the kernel panicked before its prompt" if panic else \
+                "the kernel did not reach its prompt in %g s" % BOOT_TIMEOUT \
+                if str(e).startswith("timed out") else "the kernel did not reach its prompt"
+            raise BootFailed(why, str(e), panic)
+        self.booted = True
         self.append, self.how, self.dirty = append, (tuple(qemu_args), monitor), False
         return self
 
@@ -147,6 +173,11 @@ def explain(text, limit=12):
     return lines[:limit]
 
 
+def what_of(fn):
+    what = (fn.__doc__ or fn.__name__).strip().split("\n")[0]
+    return what + (" (hidden)" if getattr(fn, "hidden", False) else "")
+
+
 def record(results, fn, passed, message=""):
     results.append({"check": fn.__name__, "hidden": getattr(fn, "hidden", False),
                     "what": (fn.__doc__ or fn.__name__).strip().split("\n")[0],
@@ -170,36 +201,64 @@ def hidden_checks():
     return list(mod.CHECKS)
 
 
+def save(title, checks, results, status):
+    """The results so far, for scripts/grade and grade-class (rewritten after each check, so
+    that a checker stopped by a timeout leaves what it found); possible counts every check."""
+    if not os.environ.get("LABCHECK_JSON"):
+        return
+    with open(os.environ["LABCHECK_JSON"] + ".new", "w") as f:
+        json.dump({"title": title, "status": status, "checks": results,
+                   "possible": sum(getattr(fn, "points", 1) for fn in checks)}, f, indent=1)
+    os.replace(os.environ["LABCHECK_JSON"] + ".new", os.environ["LABCHECK_JSON"])
+
+
+def fail(results, fn, e, why=None):
+    """Prints and records a failed check (why: a line before what the kernel printed);
+    returns the lines shown."""
+    print("  %s  %s" % (paint("FAIL", "31;1"), what_of(fn)))
+    msg = (str(e).strip() if isinstance(e, AssertionError) else "") or \
+        traceback.format_exc().strip().split("\n")[-1]
+    shown = explain(msg)
+    if why:  # the reason in words, instead of pexpect's
+        shown = [why + ":"] + [l for l in shown[:1] if not l.startswith(LOST)] + shown[1:]
+    for line in shown:
+        print("        " + line)
+    record(results, fn, False, "\n".join(shown))
+    return shown
+
+
 def run(title, checks, argv=None):
-    """Runs the checks (and the hidden ones), prints the checklist, returns the exit status."""
+    """Runs the checks (and the hidden ones), prints the checklist, returns the exit status.
+
+    A kernel that never reaches its prompt fails every check at once, with the reason
+    (status no-boot, or panic); a panic in a later check makes the status panic."""
     checks = list(checks) + hidden_checks()
     print(paint(title, "1"))
     print("kernel: %s" % os.path.relpath(kobold.KERNEL, os.getcwd()))
-    s, passed, results = Session(), 0, []
+    s, passed, results, status = Session(), 0, [], "ok"
     try:
-        for fn in checks:
-            what = (fn.__doc__ or fn.__name__).strip().split("\n")[0]
-            what += " (hidden)" if getattr(fn, "hidden", False) else ""
+        for i, fn in enumerate(checks):
+            save(title, checks, results, status)
             try:
                 fn(s)
+            except BootFailed as e:
+                status = "panic" if e.panic else "no-boot"
+                fail(results, fn, e, e.why)
+                for rest in checks[i + 1:]:
+                    fail(results, rest, AssertionError("not run: " + e.why))
+                break
             except Exception as e:  # noqa: BLE001 - every error is a failed check
-                print("  %s  %s" % (paint("FAIL", "31;1"), what))
-                msg = (str(e).strip() if isinstance(e, AssertionError) else "") or \
-                    traceback.format_exc().strip().split("\n")[-1]
-                shown = explain(msg)
-                for line in shown:
-                    print("        " + line)
-                record(results, fn, False, "\n".join(shown))
+                if isinstance(e, kobold.KernelPanic):
+                    status = "panic"
+                fail(results, fn, e)
                 s.close()  # the next check starts from a fresh boot
                 continue
-            print("  %s  %s" % (paint("PASS", "32;1"), what))
+            print("  %s  %s" % (paint("PASS", "32;1"), what_of(fn)))
             record(results, fn, True)
             passed += 1
     finally:
         s.close()
-        if os.environ.get("LABCHECK_JSON"):  # for scripts/grade and scripts/grade-class
-            with open(os.environ["LABCHECK_JSON"], "w") as f:
-                json.dump({"title": title, "checks": results}, f, indent=1)
+        save(title, checks, results, status)
     total = len(checks)
     if passed == total:
         print(paint("%d of %d checks pass: the lab is done." % (passed, total), "32;1"))

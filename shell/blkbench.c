@@ -36,6 +36,8 @@ struct bench {
 	struct gendisk *disk;
 	bool write, rnd, verify, refill;
 	u64 bs_kib, total_mib, bs; /* bs in sectors */
+	u64 start, capacity;	   /* a partition's place on the disk, or the whole disk */
+	const char *name;	   /* "vda", "vda1" */
 	unsigned int depth;
 	u32 part_sectors; /* the disk's max_sectors, or the whole block */
 	unsigned int nr_parts;
@@ -125,7 +127,7 @@ static void submit_one(struct bench *b, struct bench_slot *slot, u64 sector)
 		memset(rq, 0, sizeof(*rq));
 		rq->op = b->write ? REQ_OP_WRITE : REQ_OP_READ;
 		rq->disk = b->disk;
-		rq->sector = sector + off;
+		rq->sector = b->start + sector + off;
 		rq->nr_sectors = (u32)min(b->bs - off, (u64)b->part_sectors);
 		rq->buffer = slot->buf + off * SECTOR_SIZE;
 		rq->end_io = bench_end_io;
@@ -137,7 +139,7 @@ static void submit_one(struct bench *b, struct bench_slot *slot, u64 sector)
 /* Keeps depth requests in flight until ios have gone out, an error or Ctrl-C. */
 static int bench_loop(struct bench *b, u64 ios)
 {
-	u64 span = b->disk->capacity / b->bs, pos = 0;
+	u64 span = b->capacity / b->bs, pos = 0;
 	u32 seed = 12345;
 	int err = 0;
 
@@ -202,13 +204,13 @@ static void report(struct bench *b, u64 ios, u64 ns)
 	u64 kib_s = bytes * 1000000ULL / 1024 / (ns / 1000 ? ns / 1000 : 1);
 
 	sh_printf("%s %s %s bs=%luK depth=%u: %llu bytes in %lu.%03lu ms, %lu.%02lu MiB/s, %lu IOPS\n",
-		  b->disk->disk_name, b->write ? "write" : "read", b->rnd ? "rand" : "seq",
+		  b->name, b->write ? "write" : "read", b->rnd ? "rand" : "seq",
 		  (unsigned long)b->bs_kib, b->depth, (unsigned long long)bytes,
 		  (unsigned long)(ns / 1000000), (unsigned long)(ns / 1000 % 1000),
 		  (unsigned long)(kib_s / 1024), (unsigned long)(kib_s % 1024 * 100 / 1024),
 		  (unsigned long)(ios * 1000000000ULL / ns));
 	if (b->verify)
-		sh_printf("%s: %llu blocks %s the pattern\n", b->disk->disk_name,
+		sh_printf("%s: %llu blocks %s the pattern\n", b->name,
 			  (unsigned long long)ios, b->write ? "written with" : "checked against");
 }
 
@@ -294,19 +296,24 @@ static int bench_error(struct bench *b, int err)
 {
 	if (err == -EINTR)
 		return 130; /* Ctrl-C: the shell says ^C */
-	sh_err("blk: %s: %s\n", b->disk->disk_name, kstrerror(err));
+	sh_err("blk: %s: %s\n", b->name, kstrerror(err));
 	return 1;
 }
 
-int blk_bench(struct gendisk *d, int argc, char **argv)
+int blk_bench(struct block_device *bdev, int argc, char **argv)
 {
-	struct bench b = { .disk = d };
+	struct bench b = {
+		.disk = bdev->bd_disk,
+		.start = bdev->bd_part ? bdev->bd_part->start_sect : 0,
+		.capacity = bdev_nr_sectors(bdev),
+		.name = bdev->bd_part ? kobject_name(&bdev->bd_part->kobj) : bdev->bd_disk->disk_name,
+	};
 	u64 ios, start, ns;
 	int err;
 
 	if (parse_args(&b, argc, argv))
 		return 1;
-	if (b.bs > d->capacity)
+	if (b.bs > b.capacity)
 		return bench_error(&b, -EINVAL);
 	ios = b.total_mib * 1024 / b.bs_kib;
 	err = alloc_slots(&b);
@@ -317,7 +324,7 @@ int blk_bench(struct gendisk *d, int argc, char **argv)
 	}
 	free_slots(&b);
 	if (!err && b.mismatch) {
-		sh_err("blk: %s: sector %llu does not hold the pattern\n", d->disk_name,
+		sh_err("blk: %s: sector %llu does not hold the pattern\n", b.name,
 		       (unsigned long long)b.bad_sector);
 		return 1;
 	}

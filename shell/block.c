@@ -202,60 +202,47 @@ static int blk_flush(struct gendisk *d, int argc, char **argv)
 	return err ? blk_error(d->disk_name, err) : 0;
 }
 
-/* A disk by name ("vda") or by its node ("/dev/vda"), with a reference. */
-static struct gendisk *find_disk(const char *arg)
+/* A disk or a partition by name ("vda", "vda1") or by its node ("/dev/vda1"), counted. */
+int shell_find_bdev(const char *arg, struct block_device *b)
 {
 	struct kstat st;
+	int err;
 
 	if (!strchr(arg, '/'))
-		return get_gendisk_by_name(arg);
-	if (vfs_stat(shell_cwd(), arg, LOOKUP_FOLLOW, &st) || !S_ISBLK(st.mode))
-		return NULL;
-	return get_gendisk(st.rdev);
+		return blkdev_get_by_name(arg, b);
+	err = vfs_stat(shell_cwd(), arg, LOOKUP_FOLLOW, &st);
+	if (err)
+		return err;
+	if (!S_ISBLK(st.mode))
+		return -ENODEV;
+	return blkdev_get_by_dev(st.rdev, b);
 }
 
-/* read and write take a partition too; flush and bench whole disks. */
-static int blk_part_cmd(int argc, char **argv)
-{
-	struct block_device b = { 0 };
-	int ret;
-
-	if (strchr(argv[2], '/'))
-		b.bd_disk = find_disk(argv[2]); /* a node: the whole disk */
-	else if (blkdev_get_by_name(argv[2], &b))
-		b.bd_disk = NULL;
-	if (!b.bd_disk) {
-		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
-		return 1;
-	}
-	ret = !strcmp(argv[1], "read") ? blk_read(&b, argc, argv) : blk_write(&b, argc, argv);
-	blkdev_put(&b);
-	return ret;
-}
-
+/* read, write and bench take a partition as well as a disk; flush a whole disk. */
 static int cmd_blk(int argc, char **argv)
 {
-	struct gendisk *d;
+	struct block_device b = { 0 };
 	int ret;
 
 	if (argc < 3) {
 		sh_err("usage: blk read|write|flush|bench DEV ...\n");
 		return 1;
 	}
-	if (!strcmp(argv[1], "read") || !strcmp(argv[1], "write"))
-		return blk_part_cmd(argc, argv);
-	d = find_disk(argv[2]);
-	if (!d) {
+	if (shell_find_bdev(argv[2], &b)) {
 		sh_err("blk: %s: %s\n", argv[2], kstrerror(-ENODEV));
 		return 1;
 	}
-	if (!strcmp(argv[1], "flush"))
-		ret = blk_flush(d, argc, argv);
+	if (!strcmp(argv[1], "read"))
+		ret = blk_read(&b, argc, argv);
+	else if (!strcmp(argv[1], "write"))
+		ret = blk_write(&b, argc, argv);
+	else if (!strcmp(argv[1], "flush"))
+		ret = blk_flush(b.bd_disk, argc, argv);
 	else if (!strcmp(argv[1], "bench"))
-		ret = blk_bench(d, argc, argv);
+		ret = blk_bench(&b, argc, argv);
 	else
 		ret = blk_error(argv[1], -EINVAL);
-	put_disk(d);
+	blkdev_put(&b);
 	return ret;
 }
 SHELL_COMMAND("blk", "read|write|flush|bench DEV ...", "sector I/O on a disk (see docs/block.md)",

@@ -4,6 +4,8 @@
 #include <kobold/shell.h>
 #include <kobold/string.h>
 
+#include "blkbench.h"
+
 /* BLKRRPART: a partition's device (or a disk without partitions) cannot re-read. */
 static int reread(struct block_device *b)
 {
@@ -41,7 +43,7 @@ static int cmd_blockdev(int argc, char **argv)
 		sh_err("usage: blockdev --rereadpt|--getsz|--getsize64|--getro DEVICE\n");
 		return 1;
 	}
-	if (blkdev_get_by_name(argv[2], &b)) {
+	if (shell_find_bdev(argv[2], &b)) { /* "vda1" or "/dev/vda1", as util-linux takes a node */
 		sh_err("blockdev: cannot open %s: %s\n", argv[2], kstrerror(-ENOENT));
 		return 1;
 	}

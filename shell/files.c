@@ -42,6 +42,8 @@ static int open_rw(const char *path, struct file **out)
 
 	if (err == -EACCES || err == -EROFS || err == -EISDIR)
 		err = vfs_open(shell_cwd(), path, O_RDONLY, 0, out);
+	if (err == -EACCES) /* write-only, as a class device's uevent */
+		err = vfs_open(shell_cwd(), path, O_WRONLY, 0, out);
 	return err;
 }
 

@@ -98,8 +98,9 @@ static const struct {
 		     "monitor [-k] [-u] [-p] [-s SUBSYSTEM]: KERNEL and UDEV events, live, until\n"
 		     "Ctrl-C; monitor --journal: the kernel's events since boot.\n"
 		     "test [--action=A] DEVPATH: what the rules would do. trigger [--action=A]\n"
-		     "[--subsystem-match=S]: the events again for existing devices. settle: wait\n"
-		     "for udevd's queue. control --reload: read /etc/udev/rules.d again." },
+		     "[--subsystem-match=S]: the events again for existing devices. settle\n"
+		     "[-t SECONDS]: wait for udevd's queue (120 s at most unless told; then it\n"
+		     "lists what is queued). control --reload: read /etc/udev/rules.d again." },
 	{ "umount", "Refused while a working directory, an open file or a mount is inside." },
 	{ "write", "Writes TEXT and a newline to an open descriptor (a store())." },
 };

@@ -13,7 +13,6 @@
 #include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/udevd.h>
-#include <kobold/workqueue.h>
 
 #define REDIRECT_MAX 65536 /* a command's output kept for "> FILE" */
 
@@ -22,8 +21,22 @@ static char prompt[SHELL_LINE_MAX + 16];
 static struct shell_cmdline cmdline;
 static char redirect_buf[REDIRECT_MAX];
 static size_t redirect_len;
-static bool redirecting, redirect_overflow;
+static bool redirecting;
+static bool redirect_flushed; /* the file holds output already: the rest is appended */
+static int redirect_err;      /* a write to it failed: the rest is dropped, said at the end */
+static bool redirect_open_failed;
 static int nesting; /* lines run from deferred work, inside the current one */
+
+/* The output kept so far goes to the file, as a shell's writes go as they come. */
+static void redirect_flush(void)
+{
+	if (!redirect_err && redirect_len)
+		redirect_err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len,
+						cmdline.append || redirect_flushed,
+						&redirect_open_failed);
+	redirect_flushed = true;
+	redirect_len = 0;
+}
 
 void sh_write(const char *s, size_t n)
 {
@@ -31,12 +44,16 @@ void sh_write(const char *s, size_t n)
 		console_write(s, n);
 		return;
 	}
-	if (redirect_len + n > REDIRECT_MAX) {
-		redirect_overflow = true;
-		n = REDIRECT_MAX - redirect_len;
+	while (n) {
+		size_t room = REDIRECT_MAX - redirect_len, k = n < room ? n : room;
+
+		memcpy(redirect_buf + redirect_len, s, k);
+		redirect_len += k;
+		s += k;
+		n -= k;
+		if (redirect_len == REDIRECT_MAX)
+			redirect_flush();
 	}
-	memcpy(redirect_buf + redirect_len, s, n);
-	redirect_len += n;
 }
 
 static void sh_vprintf(void (*emit)(const char *, size_t), const char *fmt, va_list ap)
@@ -89,30 +106,30 @@ static int run_redirected(const struct shell_command *c, struct shell_cmdline *c
 {
 	redirecting = true;
 	redirect_len = 0;
-	redirect_overflow = false;
+	redirect_flushed = false;
+	redirect_err = 0;
+	redirect_open_failed = false;
 	return shell_redirect_finish(c->name, c->fn(cl->argc, cl->argv));
 }
 
+/*
+ * The output still kept goes to the file. Output past REDIRECT_MAX went
+ * as it came (redirect_flush), so a long one reaches a file, or /dev/null,
+ * whole; a file that cannot take it is said once, at the end.
+ */
 int shell_redirect_finish(const char *name, int status)
 {
-	bool open_failed;
-	int err;
-
 	if (!redirecting)
 		return status; /* no "> FILE", or a command run by this one wrote it */
+	if (redirect_len || !redirect_flushed)
+		redirect_flush(); /* also makes an empty file for no output */
 	redirecting = false;
-	if (redirect_overflow) {
-		sh_err("%s: write error: %s\n", name, kstrerror(-EFBIG));
+	if (redirect_open_failed) { /* as bash reports a redirection it could not open */
+		sh_err("kobold: %s: %s\n", cmdline.redirect, kstrerror(redirect_err));
 		return 1;
 	}
-	err = shell_write_file(cmdline.redirect, redirect_buf, redirect_len, cmdline.append,
-			       &open_failed);
-	if (open_failed) { /* as bash reports a redirection it could not open */
-		sh_err("kobold: %s: %s\n", cmdline.redirect, kstrerror(err));
-		return 1;
-	}
-	if (err) {
-		sh_err("%s: write error: %s\n", name, kstrerror(err));
+	if (redirect_err) {
+		sh_err("%s: write error: %s\n", name, kstrerror(redirect_err));
 		return 1;
 	}
 	return status;
@@ -135,7 +152,7 @@ static int execute_one(void)
 	if (cmdline.argc == 0)
 		return 0;
 	if (!nesting)
-		flush_scheduled_work(); /* what the last command left to undo is done first */
+		udevd_flush_work(); /* what the last command left is done first */
 	c = find_command(cmdline.argv[0]);
 	if (!c) {
 		sh_err("%s: command not found\n", cmdline.argv[0]);
@@ -212,7 +229,8 @@ int shell_execute_nested(const char *line)
 		struct shell_cmdline cmdline;
 		char buf[REDIRECT_MAX];
 		size_t len;
-		bool redirecting, overflow;
+		bool redirecting, flushed, open_failed;
+		int err;
 	} *saved = kmalloc(sizeof(*saved));
 	int status;
 
@@ -224,7 +242,9 @@ int shell_execute_nested(const char *line)
 	memcpy(saved->buf, redirect_buf, redirect_len);
 	saved->len = redirect_len;
 	saved->redirecting = redirecting;
-	saved->overflow = redirect_overflow;
+	saved->flushed = redirect_flushed;
+	saved->open_failed = redirect_open_failed;
+	saved->err = redirect_err;
 	redirecting = false;
 	nesting++; /* the work it runs in comes first: other work waits its turn */
 	status = shell_execute(line);
@@ -233,7 +253,9 @@ int shell_execute_nested(const char *line)
 	memcpy(redirect_buf, saved->buf, saved->len);
 	redirect_len = saved->len;
 	redirecting = saved->redirecting;
-	redirect_overflow = saved->overflow;
+	redirect_flushed = saved->flushed;
+	redirect_open_failed = saved->open_failed;
+	redirect_err = saved->err;
 	kfree(saved);
 	return status;
 }

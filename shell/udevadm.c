@@ -2,6 +2,7 @@
  * udevadm.c: udevadm info and udevadm monitor as systemd prints them, plus
  * kobjects and trace: the shell's windows onto the device model at work.
  */
+#include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
@@ -89,7 +90,7 @@ static int info_env(struct sysfs_dirent *sd, struct udev_buffers *b)
 
 	subsystem_of(sd, b->path, b, subsys, sizeof(subsys));
 	sh_printf("P: %s\n", devpath(b->path));
-	if (ue && shell_read_attr(ue, b->value, sizeof(b->value)) >= 0 &&
+	if (ue && sysfs_read_uevent(ue, b->value, sizeof(b->value)) == 0 &&
 	    (dn = strstr(b->value, "DEVNAME="))) {
 		const char *e = strchr(dn, '\n');
 
@@ -521,17 +522,64 @@ static int cmd_udevadm_trigger(int argc, char **argv)
 	return err;
 }
 
-/* Runs queued work (udevd's among it) until udevd has nothing left, or Ctrl-C. */
+#define SETTLE_TIMEOUT_DEFAULT 120 /* seconds, as systemd's udevadm settle */
+
+static int settle_usage(void)
+{
+	sh_err("usage: udevadm settle [-t|--timeout=SECONDS]\n");
+	return 1;
+}
+
+static void print_queued(const char *devpath, const char *seqnum, void *arg)
+{
+	sh_printf("/sys%s (%s)\n", devpath, seqnum);
+}
+
+static int settle_args(int argc, char **argv, unsigned int *timeout)
+{
+	const char *val;
+
+	*timeout = SETTLE_TIMEOUT_DEFAULT;
+	for (int i = 2; i < argc; i++) {
+		if (strncmp(argv[i], "--timeout=", 10) == 0)
+			val = argv[i] + 10;
+		else if ((strcmp(argv[i], "-t") == 0 || strcmp(argv[i], "--timeout") == 0) &&
+			 i + 1 < argc)
+			val = argv[++i];
+		else
+			return settle_usage();
+		if (kstrtouint(val, 10, timeout) || *timeout > 86400) {
+			sh_err("udevadm: invalid timeout value '%s'\n", val);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Runs queued work (udevd's among it) until udevd has nothing left, the
+ * timeout, or Ctrl-C. Given up, it names the events still queued, as udev's
+ * settle printed it before systemd took udev in.
+ */
 static int cmd_udevadm_settle(int argc, char **argv)
 {
-	if (argc != 2) {
-		sh_err("usage: udevadm settle\n");
+	unsigned int timeout;
+	u64 end;
+
+	if (settle_args(argc, argv, &timeout))
 		return 1;
-	}
-	while (udevd_busy() && !signal_pending())
+	end = ktime_get_ns() + (u64)timeout * 1000000000ull;
+	while (udevd_busy() && !signal_pending() && ktime_get_ns() < end)
 		if (!run_scheduled_work())
 			break; /* udevd is busy further up (a RUN+= runs this): nothing to wait for */
-	return udevd_busy() ? 1 : 0;
+	if (!udevd_busy())
+		return 0;
+	if (ktime_get_ns() >= end) {
+		sh_printf("udevadm settle - timeout of %u seconds reached, the event queue contains:\n",
+			  timeout);
+		udevd_for_each_queued(print_queued, NULL);
+	}
+	return 1;
 }
 
 static int cmd_udevadm_control(int argc, char **argv)

@@ -14,6 +14,8 @@ import pexpect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNEL = os.environ.get("KOBOLD_KERNEL", os.path.join(ROOT, "build", "kobold.elf"))
+# KOBOLD_SMP=N boots every kernel with N CPUs, unless a test chooses its own -smp.
+SMP = os.environ.get("KOBOLD_SMP", "")
 ISO = os.environ.get("KOBOLD_ISO", os.path.join(ROOT, "build", "kobold.iso"))
 QEMU = os.environ.get("KOBOLD_QEMU", "qemu-system-i386")
 TIMEOUT = float(os.environ.get("KOBOLD_TIMEOUT", "30"))
@@ -47,6 +49,8 @@ class Kobold:
             if append:
                 args += ["-append", append]
         args += list(qemu_args)
+        if SMP and "-smp" not in args:
+            args += ["-smp", SMP]
         self.args = args
         self.log = []
         self.child = pexpect.spawn(QEMU, args, encoding="utf-8", codec_errors="replace",
@@ -78,8 +82,8 @@ class Kobold:
     def transcript(self):
         return "".join(self.log).replace("\r", "")
 
-    def wait_prompt(self):
-        self.expect(PROMPT)
+    def wait_prompt(self, timeout=None):
+        self.expect(PROMPT, timeout=timeout)
         return self.child.match.group(1)
 
     # -- commands ------------------------------------------------------------
@@ -152,11 +156,11 @@ class Kobold:
         self.child.close(force=True)
 
 
-def boot(append="", **kw):
-    """Starts QEMU and waits for the first prompt."""
+def boot(append="", boot_timeout=None, **kw):
+    """Starts QEMU and waits for the first prompt (boot_timeout: how long, default the timeout)."""
     k = Kobold(append, **kw)
     try:
-        k.wait_prompt()
+        k.wait_prompt(boot_timeout)
     except BaseException:
         k.close()
         raise

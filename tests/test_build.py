@@ -268,3 +268,20 @@ def test_format_check_names_each_file_and_fails_when_clang_format_does(tmp_path)
     assert r.returncode != 0 and r.stdout == "  FORMAT  %s: 2 lines differ from .clang-format\n" % bad, r.stdout
     r = run(["make", "-s", "format-check", "FILES=%s" % (tmp_path / "missing.c")])
     assert r.returncode != 0 and "  FORMAT  clang-format exit 1" in r.stdout, r.stdout
+
+
+def test_the_summary_line_adds_up_every_report_and_counts_a_missing_one_as_failed(tmp_path):
+    """make test's last line comes from two JUnit reports (one CPU, then the -smp 2 rerun)."""
+    one, two = tmp_path / "one.xml", tmp_path / "two.xml"
+    one.write_text('<testsuites><testsuite tests="5" failures="1" errors="0" skipped="1"/></testsuites>')
+    two.write_text('<testsuite tests="3" failures="0" errors="1" skipped="0"/>')
+    summary = os.path.join(ROOT, "scripts", "test-summary.py")
+
+    def last_line(*paths):
+        out = subprocess.run(["/usr/bin/python3", summary] + [str(p) for p in paths],
+                             capture_output=True, text=True, check=True).stdout
+        return out.strip().split("\n")[-1]
+
+    assert last_line(one) == "3 passed, 1 failed, 1 skipped"
+    assert last_line(one, two) == "5 passed, 2 failed, 1 skipped"
+    assert last_line(one, tmp_path / "missing.xml") == "3 passed, 2 failed, 1 skipped"

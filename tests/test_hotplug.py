@@ -1,6 +1,10 @@
 """test_hotplug.py: QEMU's device_add and device_del reach the kernel by
 themselves (ACPI GPE 1, the SCI, deferred work), and `udevadm monitor`
-follows the events live until Ctrl-C. One QEMU boot for the scenario."""
+follows the events live until Ctrl-C. One QEMU boot for the scenario.
+Then add/del cycles: BAR space given back and reused, a hot-add failing at
+each allocation in turn still ejecting and leaking nothing (make
+hotplug-walk: every allocation), and the soak (make hotplug-soak)."""
+import os
 import re
 import time
 
@@ -49,8 +53,10 @@ def test_device_add_and_del_run_by_themselves(boot_with, tmp_path):
     follow(k, " -p --subsystem-match=block")
     k.monitor("device_add virtio-blk-pci,drive=hp1,id=hot1,addr=0x7")
     k.expect(r"KERNEL\[[\d.]+\] add      /class/block/vdb \(block\)\r*\nACTION=add\r*\n"
-             r"DEVPATH=/class/block/vdb\r*\nSUBSYSTEM=block\r*\nSEQNUM=\d+\r*\nMAJOR=253\r*\n"
-             r"MINOR=16\r*\nDEVNAME=vdb\r*\n\r*\n")
+             r"DEVPATH=/class/block/vdb\r*\nSUBSYSTEM=block\r*\nSEQNUM=\d+\r*\n"
+             r"PHYSDEVPATH=/devices/pci0000:00/0000:00:07.0/virtio\d+\r*\nPHYSDEVBUS=virtio\r*\n"
+             r"PHYSDEVDRIVER=virtio_blk\r*\nMAJOR=253\r*\n"
+             r"MINOR=16\r*\nDEVNAME=vdb\r*\nDEVTYPE=disk\r*\n\r*\n")
     out = stop(k)
     assert "(pci)" not in out and "(virtio)" not in out, out
 
@@ -64,7 +70,7 @@ def test_device_add_and_del_run_by_themselves(boot_with, tmp_path):
     assert "add      /class/block/vdc (block)" in events
     assert "remove   /devices/pci0000:00/0000:00:06.0 (pci)" in events
     # The SCI came through the I/O APIC, level-triggered as the MADT's override says.
-    assert re.search(r"\n  9: +[1-9]\d* +IO-APIC-level  acpi\n", sh(k, "cat /proc/interrupts"))
+    assert re.search(r"\n  9: +[1-9]\d*( +\d+)* +IO-APIC-level  acpi\n", sh(k, "cat /proc/interrupts"))
 
 
 def test_monitor_refuses_bad_options_and_keeps_going(kernel):
@@ -126,3 +132,110 @@ def test_hotplug_cycles_leak_nothing(boot_with, tmp_path):
     for key in ["BytesInUse", "ObjectsInUse", "kobjects"]:
         assert after[key] == before[key], (key, before[key], after[key])
     assert after["seqnum"] == before["seqnum"] + 100 * 6  # pci, virtio, block: add and remove
+
+
+# -- hot-add that fails part way, and what removal gives back -------------------
+
+def state(k):
+    """What a cycle must give back: memory, kobjects, /dev, and the PCI address space."""
+    snap = k.snapshot()
+    del snap["seqnum"]
+    for cmd in ["tree /dev", "cat /proc/ioports", "cat /proc/iomem", "lspci"]:
+        snap[cmd] = sh(k, cmd)
+    return snap
+
+
+def hot_cycle(k, img, i, fault=None):
+    """device_add and device_del of a transitional virtio disk at slot 6, the
+    add with allocation `fault` failing; the slot must go from QEMU whatever
+    the add did. Returns the add's kernel output and what `failslab` said
+    after it ("off" once the fault was used up)."""
+    if fault:
+        k.run("failslab %d" % fault)
+    out = k.monitor("drive_add 0 if=none,id=c%d,file=%s,format=raw,file.locking=off" % (i, img))
+    out += k.monitor("device_add virtio-blk-pci,drive=c%d,id=cyc%d,addr=0x6,serial=C%d" % (i, i, i))
+    assert "Error" not in out, (i, out[-300:])
+    added = k.run("udevadm settle")
+    armed = k.run("failslab") if fault else "off"
+    k.run("failslab off")
+    k.monitor("device_del cyc%d" % i)
+    for _ in range(100):  # the eject, then QEMU finishes device_del
+        if not qemu_has_slot(k, 6):
+            break
+        time.sleep(0.05)
+    assert not qemu_has_slot(k, 6), (i, fault, k.transcript()[-3000:])
+    k.run("udevadm settle")
+    return added, armed
+
+
+def test_bar_space_is_given_back_and_reused(boot_with, tmp_path):
+    k = boot_with(qemu_args=disk(image(tmp_path, "a.img", 1), "d0"), monitor=str(tmp_path / "m.sock"))
+    img = image(tmp_path, "h.img", 1)
+    before = state(k)
+    assert re.fullmatch(r"(\s*[0-9a-f]{4}-[0-9a-f]{4} : \S.*\n)+", before["cat /proc/ioports"]), before
+    assert "c000-c07f : 0000:00:04.0\n" in before["cat /proc/ioports"], before
+    assert re.search(r"^00100000-[0-9a-f]{8} : System RAM$", before["cat /proc/iomem"], re.M), before
+    bars = []
+    for i in range(3):
+        out, _ = hot_cycle(k, img, i)
+        bars.append(re.findall(r"BAR \d: assigned \[\S+\]", out))
+        assert state(k) == before, i
+    assert bars[0] and bars[0] == bars[1] == bars[2], bars  # the same ranges each time
+
+
+def test_hot_add_failing_at_any_allocation_still_ejects_and_leaks_nothing(boot_with, tmp_path):
+    """The failslab walk over a hot-add: the first allocations (the scan, the
+    registration) and the last ones (udevd's links for the new disk), or all
+    of them with KOBOLD_HOTPLUG_WALK=all. Each ejects, and leaves memory,
+    kobjects, /dev and the address space as they were."""
+    k = boot_with(qemu_args=disk(image(tmp_path, "a.img", 1), "d0"), monitor=str(tmp_path / "m.sock"))
+    img = image(tmp_path, "h.img", 1)
+    hot_cycle(k, img, 0)  # the first add's one-time allocations out of the way
+    before = state(k)
+    _, armed = hot_cycle(k, img, 1, 100000)  # how many allocations a hot-add (and its settle) makes
+    total = 100000 - int(re.search(r"armed: allocation (\d+)", armed).group(1))
+    assert total > 50, total
+    assert state(k) == before
+    if os.environ.get("KOBOLD_HOTPLUG_WALK") == "all":
+        faults = range(1, total + 2)
+    else:
+        faults = list(range(1, 9)) + list(range(total - 24, total + 2))
+    for n, fault in enumerate(faults):
+        _, armed = hot_cycle(k, img, 2 + n, fault)
+        after = state(k)
+        assert after == before, (fault, {key: (before[key], after[key])
+                                         for key in before if after[key] != before[key]})
+        if not armed.startswith("off"):
+            break
+
+
+def test_hotplug_soak(boot_with, tmp_path):
+    """KOBOLD_HOTPLUG_SOAK cycles (make hotplug-soak: 1,000) of good disks and
+    disks whose probe fails, then as many with an allocation failing anywhere
+    in the add. Every one ejects; at the end memory, kobjects, /dev and the
+    address space are as they were."""
+    cycles = int(os.environ.get("KOBOLD_HOTPLUG_SOAK", "6"))
+    k = boot_with(qemu_args=disk(image(tmp_path, "a.img", 1), "d0"), monitor=str(tmp_path / "m.sock"))
+    img = image(tmp_path, "h.img", 1)
+    hot_cycle(k, img, 0)
+    before = state(k)
+    _, armed = hot_cycle(k, img, 1, 100000)
+    total = 100000 - int(re.search(r"armed: allocation (\d+)", armed).group(1))
+    i = 2
+    probe_fault = None  # the first allocation whose failure fails a probe (virtio-pci's or virtio_blk's)
+    for fault in range(1, total):
+        out, _ = hot_cycle(k, img, i, fault)
+        i += 1
+        if re.search(r"probe of \S+ failed with error -12", out):
+            probe_fault = fault
+            break
+    assert probe_fault, "no allocation of the add is in a probe"
+    for n in range(cycles):
+        out, _ = hot_cycle(k, img, i, None if n % 2 == 0 else probe_fault)
+        i += 1
+        assert ("failed with error" in out) == (n % 2 == 1), (n, out)
+    for n in range(cycles):
+        hot_cycle(k, img, i, 1 + (n * 37) % total)
+        i += 1
+    after = state(k)
+    assert after == before, {key: (before[key], after[key]) for key in before if after[key] != before[key]}

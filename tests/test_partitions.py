@@ -2,8 +2,10 @@
 partitions, a GPT, a GPT whose primary header is damaged), partitions as
 kobjects below their disk, I/O bounded to a partition, lsblk's tree, and
 blockdev --rereadpt refused while a partition is held. One QEMU boot."""
+import re
+
 import partimg
-from test_virtio import cat, disk, sh
+from test_virtio import cat, disk, image, sh
 
 SECTOR = 512
 
@@ -75,3 +77,83 @@ def test_mbr_and_gpt_partitions(boot_with, tmp_path):
     events = sh(k, "udevadm monitor --journal")
     assert "remove   /class/block/vda/vda6 (block)" in events
     assert sh(k, "blockdev --getsz vda1") == "4096\n"
+
+
+def test_partitions_are_block_devices_to_every_command(boot_with, tmp_path):
+    """blk bench and blockdev take a partition by name, and a disk by name or by
+    its node, as util-linux and fio do."""
+    mbr = partimg.mbr(str(tmp_path / "mbr.img"), 16, [(2048, 8192, partimg.LINUX),
+                                                      (10240, 20000, partimg.EXTENDED)],
+                      [(12288, 2048), (16384, 4096)], ext_index=1)
+    with open(mbr, "rb") as f:
+        before = f.read()
+    k = boot_with(qemu_args=disk(mbr, "d0"))
+    assert sh(k, "blockdev --getsz /dev/sbd0") == "8192\n"
+    assert sh(k, "blockdev --getsz /dev/vda") == "%d\n" % (16 * 2048)
+    assert sh(k, "blockdev --getsz vda5") == "2048\n"
+    assert sh(k, "blockdev --getsize64 vda6") == "%d\n" % (4096 * SECTOR)
+    assert k.run("blockdev --getsz /dev/null") == "blockdev: cannot open /dev/null: No such file or directory\n"
+    out = sh(k, "blk bench vda5 write seq 4 1 --verify")
+    assert out.startswith("vda5 write seq bs=4K depth=1: 1048576 bytes in "), out
+    out = sh(k, "blk bench vda5 read seq 4 1 --verify")
+    assert out.startswith("vda5 read seq bs=4K depth=1: 1048576 bytes in "), out
+    assert k.run("blk bench vda5 read seq 2048 1") == "blk: vda5: Invalid argument\n"  # 2 MiB > vda5
+    sh(k, "blk flush vda")
+    with open(mbr, "rb") as f:  # the pattern filled vda5 and nothing beside it
+        after = f.read()
+    start, end = 12288 * SECTOR, (12288 + 2048) * SECTOR
+    assert after[start:start + 8] == bytes([0, 0, 0, 0, 1, 0, 0, 0])  # word i of sector 0 holds i
+    assert after[end - SECTOR:end - SECTOR + 4] == (2047 * 128).to_bytes(4, "little")
+    assert after[:start] == before[:start] and after[end:] == before[end:]
+
+
+def test_long_output_reaches_a_file_and_dev_null_whole(boot_with, tmp_path):
+    """A command's output past the shell's 64 KiB buffer goes on to the file as it
+    comes; /dev/null takes any amount."""
+    data = bytes((i * 7919 + i // 256) & 0xff for i in range(300 * SECTOR))
+    k = boot_with(qemu_args=disk(image(tmp_path, "r.img", 1, data=data), "d0"))
+    assert k.run("blk read vda 0 300 > /dev/null") == ""
+    assert k.run("blk read vda 0 300 > /tmp/big") == ""
+    lines = 300 * SECTOR // 16
+    assert "Size: %d " % (lines * 79 + 9) in sh(k, "stat /tmp/big")
+    assert k.run("blk read vda 0 300 >> /tmp/big") == ""
+    assert "Size: %d " % (2 * (lines * 79 + 9)) in sh(k, "stat /tmp/big")
+
+
+def test_partition_nodes_reach_their_own_sectors_only(boot_with, tmp_path):
+    """/dev/vda5 is a node of its own (253:5), made with the partition and gone with
+    it; reads and writes through it, synchronous or N in flight, stay inside it."""
+    mbr = partimg.mbr(str(tmp_path / "nodes.img"), 16, [(2048, 8192, partimg.LINUX),
+                                                       (10240, 20000, partimg.EXTENDED)],
+                      [(12288, 2048), (16384, 4096)], ext_index=1)
+    with open(mbr, "r+b") as f:
+        for sector, mark in [(2048, b"first partition"), (12288, b"fifth partition")]:
+            f.seek(sector * SECTOR)
+            f.write(mark)
+    with open(mbr, "rb") as f:
+        before = f.read()
+    k = boot_with(qemu_args=disk(mbr, "d0"))
+    listing = sh(k, "ls -l /dev")
+    for name, minor in [("vda1", 1), ("vda5", 5), ("vda6", 6)]:
+        assert re.search(r"^brw------- +253, +%d %s$" % (minor, name), listing, re.M), listing
+    assert "fifth partition" in sh(k, "hexdump -C -n 16 /dev/vda5")
+    assert "first partition" in sh(k, "hexdump -C -n 16 /dev/vda1")
+    out = k.run("dd if=/dev/zero of=/dev/vda5 bs=512 count=1 seek=2048")
+    assert "No space left on device" in out, out  # one sector past vda5's end
+    assert "bytes" in sh(k, "dd if=/dev/zero of=/dev/vda5 bs=512 count=1 seek=2047")
+    out = sh(k, "dd if=/dev/vda6 of=/dev/null bs=4096 depth=4")
+    assert "\n%d bytes" % (4096 * SECTOR) in out, out  # all of vda6, no more
+    sh(k, "blk flush vda")
+    with open(mbr, "rb") as f:
+        data = f.read()
+    last = (12288 + 2047) * SECTOR  # vda5's last sector: the only one written
+    assert data[last:last + SECTOR] == b"\0" * SECTOR
+    assert data[:last] == before[:last] and data[last + SECTOR:] == before[last + SECTOR:]
+    fd = re.fullmatch(r"fd (\d+)\n", sh(k, "open /dev/vda5")).group(1)  # the node holds vda5
+    assert k.run("blockdev --rereadpt vda") == \
+        "blockdev: ioctl error on BLKRRPART: Device or resource busy\n"
+    assert sh(k, "close " + fd) == ""
+    assert sh(k, "blockdev --rereadpt vda") == ""
+    assert "vda5" in sh(k, "ls /dev")  # the table read again: vda5 and its node again
+    assert sh(k, "rmmod virtio_blk") == ""
+    assert not re.search(r" vda\d*$", sh(k, "ls -l /dev"), re.M)

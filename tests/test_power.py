@@ -30,11 +30,11 @@ def test_pm_test_devices_and_ordered_poweroff(boot_with, tmp_path):
     img = image(tmp_path, "a.img", 4)
     k = boot_with("suspend.pm_test_delay=1", qemu_args=disk(img, "d0", drive_opts=",cache=writeback"))
     assert k.run("cat /sys/power/state") == "mem\n"
-    assert k.run("cat /sys/power/pm_test") == "[none] core devices\n"
+    assert k.run("cat /sys/power/pm_test") == "[none] core processors devices\n"
     assert k.run("echo mem > /sys/power/state").endswith("echo: write error: Operation not supported\n")
     assert k.run("echo freezer > /sys/power/pm_test") == "echo: write error: Invalid argument\n"
     assert k.run("echo devices > /sys/power/pm_test") == ""
-    assert k.run("cat /sys/power/pm_test") == "none core [devices]\n"
+    assert k.run("cat /sys/power/pm_test") == "none core processors [devices]\n"
     k.run("trace on")
     out = k.run("echo mem > /sys/power/state", timeout=30)
     suspended, resumed = steps(out, "suspend"), steps(out, "resume")
@@ -77,3 +77,25 @@ def test_pm_test_devices_and_ordered_poweroff(boot_with, tmp_path):
     with open(img, "rb") as f:
         f.seek(7 * 512)
         assert f.read(24) == b"written before poweroff\0"
+
+
+def test_pm_test_processors_takes_the_other_cpus_down_and_back(boot_with):
+    """2.6.25's suspend_devices_and_enter: after the devices, disable_nonboot_cpus;
+    "processors" waits there, "core" goes on to the system devices with CPU 1 down."""
+    k = boot_with("suspend.pm_test_delay=0", qemu_args=["-smp", "2"])
+    assert k.run("echo processors > /sys/power/pm_test") == ""
+    out = k.run("echo mem > /sys/power/state", timeout=30)
+    order = ["PM: suspend of devices complete", "Disabling non-boot CPUs ...",
+             "CPU 1 is now offline", "CPU1 is down", "suspend debug: Waiting for 0 second(s).",
+             "Enabling non-boot CPUs ...", "Booting processor 1/1 eip 8000", "CPU1 is up",
+             "PM: resume of devices complete"]
+    at = [out.find(line) for line in order]
+    assert -1 not in at and at == sorted(at), out
+    assert k.run("cat /sys/devices/system/cpu/cpu1/online") == "1\n"
+    assert re.findall(r"^processor\t: (\d)$", k.run("cat /proc/cpuinfo"), re.M) == ["0", "1"]
+
+    assert k.run("echo core > /sys/power/pm_test") == "" and k.run("trace on") == ""
+    out = k.run("echo mem > /sys/power/state", timeout=30)
+    assert out.index("CPU1 is down") < out.index("sysdev_suspend") < out.index("CPU1 is up"), out
+    assert sysdev_steps(out, "suspend")[-2:] == ["cpu/cpu0", "cpu/cpu1"], out  # a class's devices in add order
+    assert k.run("echo still here") == "still here\n"

@@ -30,7 +30,7 @@ def keyed(text, sep):
 
 
 def test_proc_lists_its_files(vm):
-    assert sh(vm, "ls /proc").split() == ["cmdline", "cpuinfo", "filesystems", "interrupts",
+    assert sh(vm, "ls /proc").split() == ["cmdline", "cpuinfo", "filesystems", "interrupts", "iomem", "ioports",
                                          "meminfo", "mounts", "uptime", "version"]
 
 

@@ -330,7 +330,7 @@ def walk_cases(vda_pci):
         "cat": [((), "cat /sys/class/block/vda/size /sys/class/block/sbd0/stat " + DIRECT, ())],
         "tree": [((), "tree /sys/class/block", ())],
         "readlink": [((), "readlink /sys/class/block/vda/device", ()),
-                     ((), "readlink -f /sys/class/block/vda/driver", ())],
+                     ((), "readlink -f /sys/class/block/vda/device/block:vda", ())],
         # not plain `udevadm monitor`: it follows events until Ctrl-C
         "udevadm": [((), "udevadm info /sys/class/block/vda", ()),
                     ((), "udevadm monitor --journal -p", ()),

@@ -66,6 +66,10 @@ def test_a_cpu_goes_offline_and_comes_back(four):
     assert sh(four, "cat " + online) == "1\n"
     assert cpuinfo_processors(four) == ["0", "1", "2", "3"]
     assert sh(four, "echo 1 > " + online) == "echo: write error: Invalid argument\n"
+    events = re.sub(r"KERNEL\[[\d.]+\] ", "", sh(four, "udevadm monitor --journal --subsystem-match=cpu"))
+    assert events.split("\n")[-3:] == ["offline  /devices/system/cpu/cpu2 (cpu)",
+                                       "online   /devices/system/cpu/cpu2 (cpu)", ""], events
+    assert "add      /devices/system/cpu/cpu3 (cpu)" in events
 
 
 def test_a_function_runs_on_another_cpu_by_ipi(four):

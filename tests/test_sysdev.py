@@ -15,8 +15,8 @@ from test_virtio import disk, image, sh
 def counts(k):
     """{handler names: (irq, count, controller)} from /proc/interrupts."""
     rows = {}
-    for m in re.finditer(r"\n *(\d+): +(\d+) +(\S+)  (.+)", sh(k, "cat /proc/interrupts")):
-        rows[m.group(4)] = (int(m.group(1)), int(m.group(2)), m.group(3))
+    for m in re.finditer(r"\n *(\d+):((?: +\d+)+) +(\S+)  (.+)", sh(k, "cat /proc/interrupts")):
+        rows[m.group(4)] = (int(m.group(1)), sum(map(int, m.group(2).split())), m.group(3))
     return rows
 
 

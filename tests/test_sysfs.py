@@ -186,12 +186,17 @@ def test_udevadm_info_and_monitor(kernel):
 
 def test_uevent_file_sends_events(kernel):
     before = kernel.run("cat /sys/kernel/uevent_seqnum").strip()
+    # a class device's uevent, as 2.6.15-2.6.25: any write sends add
     kernel.run("echo change > /sys/class/block/sbd0/uevent")
     after = kernel.run("cat /sys/kernel/uevent_seqnum").strip()
     assert int(after) == int(before) + 1
-    assert "change   /class/block/sbd0 (block)" in kernel.run("udevadm monitor --journal")
-    assert "Invalid argument" in kernel.run("echo explode > /sys/class/block/sbd0/uevent")
-    assert kernel.run("cat /sys/kernel/uevent_seqnum").strip() == after
+    journal = kernel.run("udevadm monitor --journal").strip().split("\n")
+    assert journal[-1].endswith("add      /class/block/sbd0 (block)"), journal[-3:]
+    assert kernel.run("echo explode > /sys/class/block/sbd0/uevent") == ""
+    assert int(kernel.run("cat /sys/kernel/uevent_seqnum")) == int(after) + 1
+    # a struct device's takes an action name and refuses anything else
+    assert "Invalid argument" in kernel.run("echo explode > /sys/class/vtconsole/vtcon0/uevent")
+    assert int(kernel.run("cat /sys/kernel/uevent_seqnum")) == int(after) + 1
 
 
 def test_trace_logs_registration(kernel):

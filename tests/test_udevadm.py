@@ -50,7 +50,8 @@ def test_attribute_walk_follows_the_real_parents(vm):
     pci = "/devices/pci0000:00/" + bdf
     assert [d for d, _, _ in got] == ["/class/block/vda", pci + "/virtio0", pci,
                                       "/devices/pci0000:00"], walk
-    assert got[0][1] == {"KERNEL": "vda", "SUBSYSTEM": "block", "DRIVER": "virtio_blk"}
+    # no driver link on a class device (2.6.12 on): the driver shows on the parent
+    assert got[0][1] == {"KERNEL": "vda", "SUBSYSTEM": "block", "DRIVER": ""}
     assert got[0][2]["serial"] == "KOBOLD-UDEV" and got[0][2]["size"] == "2048"
     assert got[1][1] == {"KERNELS": "virtio0", "SUBSYSTEMS": "virtio", "DRIVERS": "virtio_blk"}
     assert got[1][2]["vendor"] == "0x1af4" and got[1][2]["device"] == "0x0002", walk
@@ -61,6 +62,22 @@ def test_attribute_walk_follows_the_real_parents(vm):
     # from the bus's link, the walk starts at the device the link points to
     assert [d for d, _, _ in devices(vm.run("udevadm info -a /sys/bus/virtio/devices/virtio0"))] \
         == [pci + "/virtio0", pci, "/devices/pci0000:00"]
+
+
+def test_disk_links_back_and_its_events_name_the_device(vm):
+    """The device's directory links back to its disk ("block:vda", 2.6.16's form,
+    2.6.15's CLASS:ID for class devices); the disk's events carry PHYSDEVPATH,
+    PHYSDEVBUS and PHYSDEVDRIVER, as 2.6.10 on."""
+    dev = vm.run("readlink -f /sys/class/block/vda/device").strip()
+    assert "block:vda" in vm.run("ls %s" % dev).split()
+    assert vm.run("readlink %s/block:vda" % dev).strip() == "../../../../class/block/vda"
+    assert "driver" not in vm.run("ls /sys/class/block/vda").split()
+    journal = vm.run("udevadm monitor --journal -p").split("\n\n")
+    add = [e for e in journal if re.search(r"add +/class/block/vda \(block\)", e)]
+    assert add, journal[-5:]
+    keys = add[-1].split("\n")
+    assert "PHYSDEVPATH=" + dev[len("/sys"):] in keys, add[-1]
+    assert "PHYSDEVBUS=virtio" in keys and "PHYSDEVDRIVER=virtio_blk" in keys, add[-1]
 
 
 def test_info_shows_the_links_udev_made(vm):

@@ -4,6 +4,7 @@
  * written as `cat` and `echo >` would).
  */
 #include <kobold/errno.h>
+#include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
@@ -161,13 +162,28 @@ static int attr_open(const char *devpath, const char *attr, struct sysfs_open_fi
 	return err;
 }
 
+static int uevent_read(const char *devpath, char *buf, size_t size)
+{
+	struct sysfs_dirent *ue = attr_lookup(devpath, "uevent");
+	int err;
+
+	if (!ue)
+		return -ENOENT;
+	err = sysfs_read_uevent(ue, buf, size);
+	sysfs_put(ue);
+	return err;
+}
+
 static int udev_sysfs_attr_read(void *ctx, const char *devpath, const char *attr, char *buf,
 				size_t size)
 {
 	struct sysfs_open_file *of;
 	ssize_t n;
-	int err = attr_open(devpath, attr, &of);
+	int err;
 
+	if (strcmp(attr, "uevent") == 0) /* a class device's is write-only */
+		return uevent_read(devpath, buf, size);
+	err = attr_open(devpath, attr, &of);
 	if (err)
 		return err;
 	n = sysfs_read(of, buf, size - 1);
@@ -192,10 +208,29 @@ static int udev_sysfs_attr_write(void *ctx, const char *devpath, const char *att
 	return n < 0 ? (int)n : 0;
 }
 
+int udev_sysfs_attr_writable(const char *devpath, const char *attr)
+{
+	struct sysfs_dirent *sd = attr_lookup(devpath, attr);
+	int err;
+
+	if (!sd)
+		return -ENOENT;
+	err = sysfs_dirent_mode(sd) & S_IWUGO ? 0 : -EACCES;
+	sysfs_put(sd);
+	return err;
+}
+
+/* udevd's events: a failed assignment is logged (udevadm test prints its own). */
+static void udev_sysfs_failed(void *ctx, const char *line)
+{
+	pr_warn("udevd: %s\n", line);
+}
+
 const struct udev_device_ops udev_sysfs_ops = {
 	.parent = udev_sysfs_parent,
 	.property = udev_sysfs_property,
 	.attr_read = udev_sysfs_attr_read,
 	.attr_write = udev_sysfs_attr_write,
 	.import_builtin = udev_builtin_import,
+	.failed = udev_sysfs_failed,
 };

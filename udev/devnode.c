@@ -43,6 +43,18 @@ static void make_parents(const char *path)
 	}
 }
 
+/* Each directory above path (in /dev) that is empty now, from the deepest up. */
+static void remove_empty_parents(char *path)
+{
+	char *slash;
+
+	while ((slash = strrchr(path, '/')) && slash > path + 4) {
+		*slash = '\0';
+		if (vfs_rmdir(NULL, path))
+			break; /* not empty: another device's links are in it */
+	}
+}
+
 static bool is_link(const char *path)
 {
 	struct kstat st;
@@ -77,8 +89,10 @@ static int add_link(const char *devname, const char *link)
 		vfs_unlink(NULL, path); /* the newest device gets the name, as udev's equal priority */
 	err = vfs_symlink(NULL, target, path);
 	devmodel_trace("udev_node_add_link", path, target);
-	if (err)
+	if (err) {
 		pr_warn("udevd: %s: cannot make %s: %s\n", devname, path, kstrerror(err));
+		remove_empty_parents(path); /* none left behind by a link never made */
+	}
 	return err;
 }
 
@@ -96,7 +110,6 @@ int udev_node_add_links(const char *devname, char *const *links, int nr)
 static void remove_link(const char *link)
 {
 	char path[LINK_PATH_MAX];
-	char *slash;
 
 	if (!link_name_ok(link))
 		return;
@@ -104,11 +117,7 @@ static void remove_link(const char *link)
 	if (!is_link(path) || vfs_unlink(NULL, path))
 		return;
 	devmodel_trace("udev_node_remove_link", path, NULL);
-	while ((slash = strrchr(path, '/')) && slash > path + 4) {
-		*slash = '\0';
-		if (vfs_rmdir(NULL, path))
-			break; /* not empty: another device's links are in it */
-	}
+	remove_empty_parents(path);
 }
 
 void udev_node_remove_links(char *const *links, int nr)

@@ -28,7 +28,7 @@ static const struct key_desc {
 	{ "SUBSYSTEM", UDEV_SUBSYSTEM, NO_ATTR, MATCH_OPS },
 	{ "DRIVER", UDEV_DRIVER, NO_ATTR, MATCH_OPS },
 	{ "ATTR", UDEV_ATTR, NEEDS_ATTR, MATCH_OPS | 1u << UDEV_OP_ASSIGN },
-	{ "ENV", UDEV_ENV, NEEDS_ATTR, MATCH_OPS | ASSIGN_OPS },
+	{ "ENV", UDEV_ENV, NEEDS_ATTR, MATCH_OPS | 1u << UDEV_OP_ASSIGN | 1u << UDEV_OP_ADD },
 	{ "KERNELS", UDEV_KERNELS, NO_ATTR, MATCH_OPS },
 	{ "SUBSYSTEMS", UDEV_SUBSYSTEMS, NO_ATTR, MATCH_OPS },
 	{ "DRIVERS", UDEV_DRIVERS, NO_ATTR, MATCH_OPS },
@@ -60,6 +60,12 @@ static void report(struct udev_rules *rules, const char *file, int line, const c
 	rules->nr_errors++;
 	if (rules->report)
 		rules->report(rules->report_arg, file, line, msg);
+}
+
+/* FILE:LINE msg, as systemd-udevd logs a bad rule (msg may begin with its own ':'). */
+int udev_rules_format_error(char *buf, size_t size, const char *file, int line, const char *msg)
+{
+	return scnprintf(buf, size, "%s:%d%s%s", file, line, *msg == ':' ? "" : " ", msg);
 }
 
 void udev_rules_init(struct udev_rules *rules)
@@ -105,17 +111,19 @@ static int parse_op(char **pp)
 	return -EINVAL;
 }
 
+#define BAD_PAIR "Invalid key/value pair, ignoring."
+
 /* A "value": ends at the next '"' not after '\'; \" becomes ", other '\' stay. */
 static const char *parse_value(char **pp, const char **value)
 {
 	char *p = *pp, *out;
 
 	if (*p != '"')
-		return "invalid key/value pair (a value must be in double quotes)";
+		return BAD_PAIR; /* a value must be in double quotes */
 	*value = out = ++p;
 	for (; *p != '"'; p++) {
 		if (!*p)
-			return "invalid key/value pair (no closing double quote)";
+			return BAD_PAIR; /* no closing double quote */
 		if (*p == '\\' && p[1] == '"')
 			p++;
 		*out++ = *p;
@@ -125,15 +133,20 @@ static const char *parse_value(char **pp, const char **value)
 	return NULL;
 }
 
-/* KEY{attr}OP"value" at *pp, cut out in place; NULL, or what is wrong. */
-static const char *parse_key(char **pp, struct udev_key *k, char *msg, size_t size)
+/*
+ * KEY{attr}OP"value" at *pp, cut out in place; NULL, or what is wrong, in
+ * systemd 252's words. White space may surround the operator.
+ */
+static const char *parse_key(char **pp, struct udev_key *k, char *msg, size_t size,
+			     const char **warning)
 {
 	char *p = *pp, *name = p, *name_end, *attr = NULL;
 	const struct key_desc *d;
 	const char *err;
 	int op;
 
-	while ((*p >= 'A' && *p <= 'Z') || *p == '_')
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+	       *p == '_')
 		p++;
 	name_end = p;
 	if (*p == '{') {
@@ -141,29 +154,33 @@ static const char *parse_key(char **pp, struct udev_key *k, char *msg, size_t si
 		while (*p && *p != '}' && *p != '"')
 			p++;
 		if (*p != '}' || p == attr)
-			return "invalid key/value pair (a {attribute} is not closed)";
+			return BAD_PAIR; /* the {attribute} is not closed */
 		*p++ = '\0';
 	}
 	p = skip_space(p);
 	op = parse_op(&p);
 	if (name_end == name || op < 0)
-		return "invalid key/value pair";
+		return BAD_PAIR;
+	p = skip_space(p);
 	err = parse_value(&p, &k->value);
 	if (err)
 		return err;
 	d = find_key(name, name_end - name);
 	*name_end = '\0';
 	if (!d) {
-		scnprintf(msg, size, "unknown key '%s'", name);
+		scnprintf(msg, size, "Invalid key '%s'", name);
 		return msg;
 	}
+	if (d->type == UDEV_ENV && op == UDEV_OP_FINAL) {
+		*warning = "ENV key takes '==', '!=', '=', or '+=' operator, assuming '='.";
+		op = UDEV_OP_ASSIGN;
+	}
 	if (!(d->ops & 1u << op)) {
-		scnprintf(msg, size, "%s cannot take the operator %s", name, op_names[op]);
+		scnprintf(msg, size, "Invalid operator for %s.", name);
 		return msg;
 	}
 	if ((d->attr == NEEDS_ATTR && !attr) || (d->attr == NO_ATTR && attr)) {
-		scnprintf(msg, size, attr ? "%s takes no {attribute}" : "%s needs an {attribute}",
-			  name);
+		scnprintf(msg, size, "Invalid attribute for %s.", name);
 		return msg;
 	}
 	k->type = d->type;
@@ -173,23 +190,16 @@ static const char *parse_key(char **pp, struct udev_key *k, char *msg, size_t si
 	return NULL;
 }
 
-/* What each key's value and attribute must be, beyond the syntax. */
+/* What each key's value and attribute must be, beyond the syntax (MODE's value is checked as it applies, as systemd's). */
 static const char *check_key(const struct udev_key *k, char *msg, size_t size)
 {
-	unsigned long mode;
-
-	if (k->type == UDEV_MODE && !strchr(k->value, '$') && !strchr(k->value, '%') &&
-	    (kstrtoul(k->value, 8, &mode) || mode > 07777)) {
-		scnprintf(msg, size, "invalid MODE \"%s\" (octal, at most 07777)", k->value);
-		return msg;
-	}
 	if (k->type == UDEV_RUN && k->attr && strcmp(k->attr, "program") != 0 &&
 	    strcmp(k->attr, "builtin") != 0)
-		return "RUN{...} takes only {program} or {builtin}";
+		return "Invalid attribute for RUN.";
 	if (k->type == UDEV_IMPORT && strcmp(k->attr, "builtin") != 0)
-		return "IMPORT{...} takes only {builtin}";
+		return "IMPORT{} supports only {builtin} here, ignoring.";
 	if ((k->type == UDEV_GOTO || k->type == UDEV_LABEL) && !*k->value)
-		return "GOTO and LABEL need a name";
+		return k->type == UDEV_GOTO ? "Invalid value for GOTO." : "Invalid value for LABEL.";
 	return NULL;
 }
 
@@ -235,15 +245,16 @@ static struct udev_rule *rule_alloc(const char *file, int line, const struct ude
 }
 
 /* The keys of one logical line, cut out of it in place; NULL or what is wrong. */
-static const char *parse_keys(char *p, struct udev_key *keys, int *nr, char *msg, size_t size)
+static const char *parse_keys(char *p, struct udev_key *keys, int *nr, char *msg, size_t size,
+			      const char **warning)
 {
 	const char *err;
 
 	*nr = 0;
 	while (*(p = skip_space(p))) {
 		if (*nr == UDEV_KEYS_MAX)
-			return "too many keys in one rule";
-		err = parse_key(&p, &keys[*nr], msg, size);
+			return "Too many keys in one rule (32 at most), ignoring.";
+		err = parse_key(&p, &keys[*nr], msg, size, warning);
 		if (!err)
 			err = check_key(&keys[*nr], msg, size);
 		if (err)
@@ -253,29 +264,27 @@ static const char *parse_keys(char *p, struct udev_key *keys, int *nr, char *msg
 		if (*p == ',')
 			p++;
 		else if (*p && !is_space(p[-1]))
-			return "invalid key/value pair (keys are separated by commas)";
+			return BAD_PAIR; /* keys are separated by commas */
 	}
 	return NULL;
 }
 
-static int parse_line(struct udev_rules *rules, const char *file, int line, char *buf,
-		      size_t len)
+static int parse_line(struct udev_rules *rules, const char *file, int line, char *buf)
 {
 	char *text = skip_space(buf);
 	struct udev_key keys[UDEV_KEYS_MAX];
-	char msg[96];
-	const char *err;
+	const char *err, *warning = NULL;
 	struct udev_rule *r;
+	char msg[96];
 	int n;
 
 	if (!*text || *text == '#')
 		return 0;
-	if (strlen(buf) != len)
-		err = "invalid character (NUL)";
-	else
-		err = parse_keys(text, keys, &n, msg, sizeof(msg));
+	err = parse_keys(text, keys, &n, msg, sizeof(msg), &warning);
 	if (!err && n == 0)
-		err = "invalid key/value pair";
+		err = BAD_PAIR;
+	if (warning)
+		report(rules, file, line, warning);
 	if (err) {
 		report(rules, file, line, err);
 		return 0;
@@ -296,59 +305,87 @@ static const struct udev_key *rule_key(const struct udev_rule *r, enum udev_key_
 	return NULL;
 }
 
-/* Each GOTO's target: the first later rule of the same file with that LABEL. */
+/* A rule that does something besides GOTO: an assignment or a LABEL. */
+static bool rule_has_effect(const struct udev_rule *r)
+{
+	for (int i = 0; i < r->nr_keys; i++)
+		if (r->keys[i].type != UDEV_GOTO &&
+		    (r->keys[i].type == UDEV_LABEL || r->keys[i].op >= UDEV_OP_ASSIGN))
+			return true;
+	return false;
+}
+
+/* The first later rule of the same file with the LABEL that r's GOTO names. */
+static struct udev_rule *find_label(struct udev_rules *rules, struct udev_rule *r,
+				    const char *name)
+{
+	const struct udev_key *l;
+	struct udev_rule *t = r;
+
+	list_for_each_entry_continue(t, &rules->rules, node)
+	{
+		l = rule_key(t, UDEV_LABEL);
+		if (l && strcmp(l->value, name) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * Each GOTO's target. A GOTO jumps forward only, so no GOTO loops; one with
+ * no LABEL after it is ignored, and its rule dropped if that was all it did
+ * (systemd's messages).
+ */
 static void resolve_gotos(struct udev_rules *rules, struct list_head *first)
 {
-	struct udev_rule *r, *t;
-	const struct udev_key *g, *l;
-	char msg[96];
+	struct udev_rule *r = list_entry(first->prev, struct udev_rule, node), *n;
+	const struct udev_key *g;
+	char msg[UDEV_VALUE_MAX + 64];
 
-	for (struct list_head *pos = first; pos != &rules->rules; pos = pos->next) {
-		r = list_entry(pos, struct udev_rule, node);
+	list_for_each_entry_safe_continue(r, n, &rules->rules, node)
+	{
 		g = rule_key(r, UDEV_GOTO);
-		if (!g)
+		if (!g || (r->goto_target = find_label(rules, r, g->value)))
 			continue;
-		for (struct list_head *q = pos->next; q != &rules->rules && !r->goto_target;
-		     q = q->next) {
-			t = list_entry(q, struct udev_rule, node);
-			l = rule_key(t, UDEV_LABEL);
-			if (l && strcmp(l->value, g->value) == 0)
-				r->goto_target = t;
-		}
-		if (!r->goto_target) {
-			scnprintf(msg, sizeof(msg), "GOTO=\"%s\" has no matching LABEL, ignoring it",
-				  g->value);
-			report(rules, r->file, r->line, msg);
-		}
+		scnprintf(msg, sizeof(msg), ": GOTO=\"%s\" has no matching label, ignoring", g->value);
+		report(rules, r->file, r->line, msg);
+		if (rule_has_effect(r))
+			continue;
+		report(rules, r->file, r->line, ": The line takes no effect any more, dropping");
+		list_del(&r->node);
+		rules->nr_rules--;
+		kfree(r);
 	}
 }
 
-/* The next logical line into buf; *lineno advances by the physical lines taken. */
+/*
+ * The next logical line into buf; *lineno advances by the physical lines
+ * taken. A NUL byte ends a line as a newline does (as systemd's read_line).
+ * False if the line is longer than UDEV_LINE_MAX.
+ */
 static bool next_line(const char *text, size_t len, size_t *pos, int *lineno, char *buf,
 		      size_t *n)
 {
-	bool cont, too_long = false;
+	bool cont;
 
 	*n = 0;
 	do {
 		const char *s = text + *pos;
 		size_t l = 0;
 
-		while (*pos + l < len && s[l] != '\n')
+		while (*pos + l < len && s[l] != '\n' && s[l] != '\0')
 			l++;
 		*pos += l + (*pos + l < len);
 		(*lineno)++;
 		cont = l && s[l - 1] == '\\';
 		l -= cont;
 		if (*n + l > UDEV_LINE_MAX)
-			too_long = true;
-		else if (!too_long) {
-			memcpy(buf + *n, s, l);
-			*n += l;
-		}
+			return false;
+		memcpy(buf + *n, s, l);
+		*n += l;
 	} while (cont && *pos < len);
 	buf[*n] = '\0';
-	return !too_long;
+	return true;
 }
 
 int udev_rules_parse(struct udev_rules *rules, const char *file, const char *text, size_t len)
@@ -357,19 +394,28 @@ int udev_rules_parse(struct udev_rules *rules, const char *file, const char *tex
 	char *buf = kmalloc(UDEV_LINE_MAX + 1);
 	size_t pos = 0, n;
 	int lineno = 0, first, err = 0;
+	char msg[80];
 
 	if (!buf)
 		return -ENOMEM;
 	while (pos < len && !err) {
 		first = lineno + 1;
-		if (!next_line(text, len, &pos, &lineno, buf, &n))
-			report(rules, file, first, "line too long, ignoring it");
-		else if (rules->nr_rules == UDEV_RULES_MAX && *skip_space(buf) &&
-			 *skip_space(buf) != '#') {
-			report(rules, file, first, "too many rules, ignoring the rest of the file");
+		if (!next_line(text, len, &pos, &lineno, buf, &n)) {
+			scnprintf(msg, sizeof(msg),
+				  "Line too long (%d bytes at most), ignoring the rest of the file",
+				  UDEV_LINE_MAX);
+			report(rules, file, first, msg);
 			break;
-		} else
-			err = parse_line(rules, file, first, buf, n);
+		}
+		if (rules->nr_rules >= UDEV_RULES_MAX && *skip_space(buf) &&
+		    *skip_space(buf) != '#') {
+			scnprintf(msg, sizeof(msg),
+				  "Too many rules (%d at most), ignoring the rest of the file",
+				  UDEV_RULES_MAX);
+			report(rules, file, first, msg);
+			break;
+		}
+		err = parse_line(rules, file, first, buf);
 	}
 	resolve_gotos(rules, last->next);
 	kfree(buf);
@@ -483,7 +529,7 @@ static bool links_match(const struct udev_event *ev, const char *pattern)
 	return false;
 }
 
-/* One match key at devpath; a value that cannot be read never equals the pattern. */
+/* One match key at devpath; a value that cannot be read matches neither == nor != (systemd's rule). */
 static bool key_matches(struct udev_event *ev, const char *devpath, const struct udev_key *k)
 {
 	char buf[UDEV_VALUE_MAX];
@@ -491,9 +537,10 @@ static bool key_matches(struct udev_event *ev, const char *devpath, const struct
 
 	if (k->type == UDEV_SYMLINK)
 		m = links_match(ev, k->value);
+	else if (key_subject(ev, devpath, k, buf, sizeof(buf)) < 0)
+		return false;
 	else
-		m = key_subject(ev, devpath, k, buf, sizeof(buf)) == 0 &&
-		    pattern_match(k->value, buf);
+		m = pattern_match(k->value, buf);
 	return k->op == UDEV_OP_MATCH ? m : !m;
 }
 
@@ -581,16 +628,27 @@ static void trace_key(struct udev_event *ev, const struct udev_rule *r,
 	ev->ops->trace(ev->ctx, line);
 }
 
+/* An assignment that failed, in systemd's words: the rule goes on. */
 static void trace_error(struct udev_event *ev, const struct udev_rule *r,
-			const struct udev_key *k, int err)
+			const struct udev_key *k, const char *value, int err)
 {
-	char line[160];
+	void (*out)(void *ctx, const char *line) = ev->ops->failed ?: ev->ops->trace;
+	char line[UDEV_VALUE_MAX * 2 + 128];
+	size_t n;
 
-	if (!ev->ops->trace)
+	if (!out)
 		return;
-	scnprintf(line, sizeof(line), "%s:%d %s failed: %s", r->file, r->line, key_name(k),
-		  kstrerror(err));
-	ev->ops->trace(ev->ctx, line);
+	n = scnprintf(line, sizeof(line), "%s:%d ", r->file, r->line);
+	if (k->type == UDEV_ATTR)
+		scnprintf(line + n, sizeof(line) - n, "Failed to write ATTR{/sys%s/%s}, ignoring: %s",
+			  env_or_empty(ev, "DEVPATH"), k->attr, kstrerror(err));
+	else if (k->type == UDEV_MODE)
+		scnprintf(line + n, sizeof(line) - n, "Failed to parse mode '%s', ignoring: %s",
+			  value, kstrerror(err));
+	else
+		scnprintf(line + n, sizeof(line) - n, "Failed to apply %s, ignoring: %s",
+			  key_name(k), kstrerror(err));
+	out(ev->ctx, line);
 }
 
 static int list_add_str(char **list, int *nr, int max, const char *s)
@@ -613,13 +671,51 @@ static void list_clear(char **list, int *nr)
 		kfree(list[--*nr]);
 }
 
+/* The length of the valid UTF-8 sequence of two or more bytes at s, else 0. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = *s >= 0xf0 && *s <= 0xf4 ? 4 : *s >= 0xe0	 ? 3
+				       : *s >= 0xc2 && *s < 0xe0 ? 2
+								 : 0;
+
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
+ * What a device link's name may hold, as systemd's udev_replace_chars with
+ * "/ " allowed: letters, digits, "#+-.:=@_", '/', ' ', \x escapes and
+ * valid UTF-8; other white space becomes ' ', anything else '_'.
+ */
+static int replace_link_chars(char *s)
+{
+	int replaced = 0, n;
+
+	while (*s) {
+		if ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= 'A' && *s <= 'Z') || strchr("#+-.:=@_/ ", *s))
+			s++;
+		else if (s[0] == '\\' && s[1] == 'x')
+			s += 2;
+		else if ((n = utf8_len((const unsigned char *)s)))
+			s += n;
+		else {
+			*s = is_space(*s) ? ' ' : '_';
+			s++;
+			replaced++;
+		}
+	}
+	return replaced;
+}
+
 /* SYMLINK: names separated by white space. */
 static int assign_links(struct udev_event *ev, const struct udev_key *k, char *value)
 {
 	int err = 0;
 
-	if (ev->links_final)
-		return 0;
+	replace_link_chars(value);
 	if (k->op != UDEV_OP_ADD)
 		list_clear(ev->links, &ev->nr_links);
 	ev->links_final = k->op == UDEV_OP_FINAL;
@@ -637,8 +733,6 @@ static int assign_run(struct udev_event *ev, const struct udev_key *k, const cha
 {
 	bool builtin = k->attr && strcmp(k->attr, "builtin") == 0;
 
-	if (ev->run_final)
-		return 0;
 	if (k->op != UDEV_OP_ADD)
 		list_clear(ev->run, &ev->nr_run);
 	ev->run_final = k->op == UDEV_OP_FINAL;
@@ -658,8 +752,6 @@ static int assign_mode(struct udev_event *ev, const struct udev_key *k, const ch
 {
 	unsigned long mode;
 
-	if (ev->mode_final)
-		return 0;
 	if (kstrtoul(value, 8, &mode) || mode > 07777)
 		return -EINVAL;
 	ev->mode = mode;
@@ -700,6 +792,13 @@ static int assign_key(struct udev_event *ev, const struct udev_key *k, char *val
 	return 0;
 }
 
+/* A key an earlier := fixed: neither applied nor shown. */
+static bool key_is_final(const struct udev_event *ev, const struct udev_key *k)
+{
+	return (k->type == UDEV_SYMLINK && ev->links_final) ||
+	       (k->type == UDEV_MODE && ev->mode_final) || (k->type == UDEV_RUN && ev->run_final);
+}
+
 static int rule_apply(struct udev_event *ev, const struct udev_rule *r)
 {
 	char value[UDEV_VALUE_MAX];
@@ -708,7 +807,8 @@ static int rule_apply(struct udev_event *ev, const struct udev_rule *r)
 	for (int i = 0; i < r->nr_keys; i++) {
 		const struct udev_key *k = &r->keys[i];
 
-		if (is_match(k) || k->type == UDEV_GOTO || k->type == UDEV_LABEL)
+		if (is_match(k) || k->type == UDEV_GOTO || k->type == UDEV_LABEL ||
+		    key_is_final(ev, k))
 			continue;
 		udev_event_subst(ev, k->value, value, sizeof(value));
 		trace_key(ev, r, k, value);
@@ -716,7 +816,7 @@ static int rule_apply(struct udev_event *ev, const struct udev_rule *r)
 		if (err == -ENOMEM)
 			return err;
 		if (err)
-			trace_error(ev, r, k, err);
+			trace_error(ev, r, k, value, err);
 	}
 	return 0;
 }

@@ -10,7 +10,9 @@
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/module.h>
+#include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/udevd.h>
@@ -19,6 +21,7 @@
 /* One kernel event, copied when it was sent. */
 struct udevd_event {
 	struct list_head node;
+	bool from_rule; /* sent by the work of another event's rules (RUN+=, ATTR=) */
 	char *envp[NUM_ENVP + 1];
 	char buf[];
 };
@@ -40,6 +43,11 @@ static LIST_HEAD(udev_listeners);
 static LIST_HEAD(db);
 static struct udev_rules rules;
 static int (*executor)(const char *line);
+
+/* Seconds an event's work may take, systemd-udevd's default (udev.event_timeout=). */
+static unsigned int event_timeout = 180;
+__param("udev", event_timeout, event_timeout, uint,
+	"seconds an event's rules and RUN+= programs may take before they are killed (180)");
 
 /*
  * The built-in rules: the virtio lines of systemd's
@@ -72,6 +80,25 @@ static const struct builtin_rules {
 
 #define BUILTIN_PREFIX "(built-in)/"
 
+static const char *envp_get(char *const *envp, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (; *envp; envp++)
+		if (strncmp(*envp, key, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+static void db_drop(const char *devpath);
+
+/* A remove event that cannot be handled still takes the device's links away. */
+static void drop_links_of_lost(const char *action, const char *devpath)
+{
+	if (action && devpath && strcmp(action, "remove") == 0)
+		db_drop(devpath);
+}
+
 /* The listener: a copy of the event, queued; all else happens in the work. */
 static void udevd_listen(struct hotplug_listener *l, const char *action, char **envp)
 {
@@ -85,11 +112,13 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 	if (queued >= UDEVD_QUEUE_MAX) {
 		if (dropped++ == 0) /* once a burst: a flood would bury the console */
 			pr_warn("udevd: queue full (%d events): events not handled\n", UDEVD_QUEUE_MAX);
+		drop_links_of_lost(action, envp_get(envp, "DEVPATH"));
 		return;
 	}
 	e = kmalloc(sizeof(*e) + len);
 	if (!e) {
 		pr_warn("udevd: %s event could not be queued: %s\n", action, kstrerror(-ENOMEM));
+		drop_links_of_lost(action, envp_get(envp, "DEVPATH"));
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -98,6 +127,7 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 		memcpy(e->envp[i], envp[i], strlen(envp[i]) + 1);
 	}
 	e->envp[n] = NULL;
+	e->from_rule = processing;
 	flags = local_irq_save();
 	list_add_tail(&e->node, &queue);
 	queued++;
@@ -125,6 +155,30 @@ void udevd_set_executor(int (*run)(const char *line))
 bool udevd_busy(void)
 {
 	return queued || processing;
+}
+
+bool udevd_next_sent_by_rule(void)
+{
+	unsigned long flags = local_irq_save();
+	bool ret = !list_empty(&queue) && list_first_entry(&queue, struct udevd_event, node)->from_rule;
+
+	local_irq_restore(flags);
+	return ret;
+}
+
+void udevd_flush_work(void)
+{
+	while (!udevd_next_sent_by_rule() && run_scheduled_work())
+		;
+}
+
+void udevd_for_each_queued(void (*fn)(const char *devpath, const char *seqnum, void *arg),
+			   void *arg)
+{
+	struct udevd_event *e;
+
+	list_for_each_entry(e, &queue, node)
+		fn(envp_get(e->envp, "DEVPATH") ?: "", envp_get(e->envp, "SEQNUM") ?: "", arg);
 }
 
 /* The next word of *p (cut out in place), or NULL at the end. */
@@ -156,6 +210,14 @@ static struct udev_db_entry *db_find(const char *devpath)
 	return NULL;
 }
 
+static void db_free(struct udev_db_entry *d)
+{
+	while (d->nr_links)
+		kfree(d->links[--d->nr_links]);
+	kfree(d->devpath);
+	kfree(d);
+}
+
 static void db_drop(const char *devpath)
 {
 	struct udev_db_entry *d = db_find(devpath);
@@ -163,29 +225,25 @@ static void db_drop(const char *devpath)
 	if (!d)
 		return;
 	udev_node_remove_links(d->links, d->nr_links);
-	while (d->nr_links)
-		kfree(d->links[--d->nr_links]);
 	list_del(&d->node);
-	kfree(d->devpath);
-	kfree(d);
+	db_free(d);
 }
 
-static void db_store(const char *devpath, const struct udev_event *ev)
+/* The entry for the links ev asks for, made whole before any link is: a link not remembered would stay. */
+static struct udev_db_entry *db_prepare(const char *devpath, const struct udev_event *ev)
 {
-	struct udev_db_entry *d;
+	struct udev_db_entry *d = kzalloc(sizeof(*d));
 
-	if (!ev->nr_links)
-		return;
-	d = kzalloc(sizeof(*d));
-	if (!d || !(d->devpath = kstrdup(devpath))) {
-		kfree(d);
-		pr_err("udevd: %s: no memory to remember its links\n", devpath);
-		return;
-	}
-	for (int i = 0; i < ev->nr_links; i++)
-		if ((d->links[d->nr_links] = kstrdup(ev->links[i])))
-			d->nr_links++;
-	list_add_tail(&d->node, &db);
+	if (!d || !(d->devpath = kstrdup(devpath)))
+		goto fail;
+	for (; d->nr_links < ev->nr_links; d->nr_links++)
+		if (!(d->links[d->nr_links] = kstrdup(ev->links[d->nr_links])))
+			goto fail;
+	return d;
+fail:
+	if (d)
+		db_free(d);
+	return NULL;
 }
 
 /* The links udev made for the device at devpath, in the order made (udevadm info's S: lines). */
@@ -217,6 +275,7 @@ static void apply_nodes(struct udev_event *ev)
 	const char *devpath = udev_event_getenv(ev, "DEVPATH");
 	const char *devname = udev_event_getenv(ev, "DEVNAME");
 	const char *action = udev_event_getenv(ev, "ACTION");
+	struct udev_db_entry *d;
 
 	if (!devpath)
 		return;
@@ -225,8 +284,15 @@ static void apply_nodes(struct udev_event *ev)
 		return;
 	if (ev->mode >= 0 && udev_node_set_mode(devname, ev->mode))
 		pr_warn("udevd: %s: cannot set mode %04o\n", devname, ev->mode);
+	if (!ev->nr_links)
+		return;
+	d = db_prepare(devpath, ev);
+	if (!d) {
+		pr_err("udevd: %s: no memory to remember its links: none made\n", devpath);
+		return;
+	}
 	udev_node_add_links(devname, ev->links, ev->nr_links);
-	db_store(devpath, ev);
+	list_add_tail(&d->node, &db);
 	set_devlinks(ev);
 }
 
@@ -257,22 +323,44 @@ static int run_builtin(const struct udev_event *ev, const char *cmd)
 	return 0;
 }
 
-static void run_programs(const struct udev_event *ev)
+/*
+ * A program still running at the event's deadline is killed, as
+ * systemd-udevd kills its worker: here the command sees signal_pending()
+ * and stops, and the event's later programs are not run.
+ */
+static bool timed_out(const struct udev_event *ev, const char *cmd)
+{
+	if (!signal_deadline_passed())
+		return false;
+	pr_err("udevd: SEQNUM=%s DEVPATH=%s: '%s' timed out after %u s, killed\n",
+	       udev_event_getenv(ev, "SEQNUM") ?: "?", udev_event_getenv(ev, "DEVPATH") ?: "?", cmd,
+	       event_timeout);
+	return true;
+}
+
+static void run_program(const struct udev_event *ev, int i)
 {
 	int status;
 
+	if (ev->run_builtin[i]) {
+		run_builtin(ev, ev->run[i]);
+		return;
+	}
+	if (!executor) {
+		pr_warn("udevd: no shell to run '%s'\n", ev->run[i]);
+		return;
+	}
+	status = executor(ev->run[i]);
+	if (status && !signal_deadline_passed())
+		pr_info("udevd: '%s' exited with status %d\n", ev->run[i], status);
+}
+
+static void run_programs(const struct udev_event *ev)
+{
 	for (int i = 0; i < ev->nr_run; i++) {
-		if (ev->run_builtin[i]) {
-			run_builtin(ev, ev->run[i]);
-			continue;
-		}
-		if (!executor) {
-			pr_warn("udevd: no shell to run '%s'\n", ev->run[i]);
-			continue;
-		}
-		status = executor(ev->run[i]);
-		if (status)
-			pr_info("udevd: '%s' exited with status %d\n", ev->run[i], status);
+		run_program(ev, i);
+		if (timed_out(ev, ev->run[i]))
+			return;
 	}
 }
 
@@ -309,17 +397,24 @@ static void trace_rules(const struct udev_event *ev)
 static void udevd_handle(struct udevd_event *e)
 {
 	struct udev_event *ev = kmalloc(sizeof(*ev));
+	u64 deadline = ktime_get_ns() + (u64)event_timeout * 1000000000ull;
+	u64 outer;
 
 	if (!ev || udev_event_init(ev, &udev_sysfs_ops, NULL, e->envp)) {
 		kfree(ev);
 		pr_err("udevd: no memory for an event\n");
+		drop_links_of_lost(envp_get(e->envp, "ACTION"), envp_get(e->envp, "DEVPATH"));
 		return;
 	}
 	if (udev_rules_apply(&rules, ev))
 		pr_err("udevd: %s: no memory to apply the rules\n", udev_event_getenv(ev, "DEVPATH"));
 	trace_rules(ev);
 	apply_nodes(ev);
+	outer = signal_set_deadline(deadline);
+	if (outer && outer < deadline)
+		signal_set_deadline(outer); /* run inside work that has less time left */
 	run_programs(ev);
+	signal_set_deadline(outer);
 	send_udev_event(ev);
 	udev_event_free(ev);
 	kfree(ev);
@@ -358,7 +453,17 @@ static void udevd_work_fn(struct work_struct *work)
 		schedule_work(&udevd_work);
 }
 
-/* IMPORT{builtin}="path_id": ID_PATH from the PCI function above the device. */
+/* ID_PATH_TAG, as systemd's path_id: ID_PATH with all but letters, digits and '-' as '_'. */
+static int set_path_tag(struct udev_event *ev, char *path)
+{
+	for (char *p = path; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      *p == '-'))
+			*p = '_';
+	return udev_event_setenv(ev, "ID_PATH_TAG", path);
+}
+
+/* IMPORT{builtin}="path_id": ID_PATH (and ID_PATH_TAG) from the PCI function above the device. */
 int udev_builtin_import(void *ctx, struct udev_event *ev, const char *name)
 {
 	char cur[UDEV_VALUE_MAX], next[UDEV_VALUE_MAX], subsys[32], path[64];
@@ -373,7 +478,7 @@ int udev_builtin_import(void *ctx, struct udev_event *ev, const char *name)
 		if (ev->ops->property(ctx, cur, UDEV_PROP_SUBSYSTEM, subsys, sizeof(subsys)) == 0 &&
 		    strcmp(subsys, "pci") == 0) {
 			scnprintf(path, sizeof(path), "pci-%s", strrchr(cur, '/') + 1);
-			return udev_event_setenv(ev, "ID_PATH", path);
+			return udev_event_setenv(ev, "ID_PATH", path) ?: set_path_tag(ev, path);
 		}
 		if (ev->ops->parent(ctx, cur, next, sizeof(next)))
 			return 0; /* no PCI parent: no ID_PATH, as for a virtual disk */
@@ -382,20 +487,44 @@ int udev_builtin_import(void *ctx, struct udev_event *ev, const char *name)
 	return 0;
 }
 
-/* Rules loading: the files in /etc/udev/rules.d and the built-in ones, by name. */
-
+/*
+ * Rules loading: the files in /etc/udev/rules.d and the built-in ones, in
+ * the order of their names. The built-in files are parsed first, so that
+ * they always fit under UDEV_RULES_MAX (their room is kept for them), and
+ * spliced in at their place; an /etc file of the same name frees their room.
+ */
 struct load_state {
+	struct udev_rules *set;
+	struct udev_rules builtin[ARRAY_SIZE(builtin_rules)];
 	bool builtin_done[ARRAY_SIZE(builtin_rules)];
 };
 
-static void load_builtin(struct load_state *s, int i)
+static void parse_builtins(struct load_state *s)
 {
 	char file[64];
 
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++) {
+		udev_rules_init(&s->builtin[i]);
+		s->builtin[i].report = s->set->report;
+		s->builtin[i].report_arg = s->set->report_arg;
+		scnprintf(file, sizeof(file), BUILTIN_PREFIX "%s", builtin_rules[i].name);
+		if (udev_rules_parse(&s->builtin[i], file, builtin_rules[i].text,
+				     strlen(builtin_rules[i].text)))
+			pr_err("udevd: %s: %s\n", file, kstrerror(-ENOMEM));
+		s->set->nr_rules += s->builtin[i].nr_rules; /* their room, kept */
+	}
+}
+
+static void place_builtin(struct load_state *s, size_t i, bool replaced)
+{
 	s->builtin_done[i] = true;
-	scnprintf(file, sizeof(file), BUILTIN_PREFIX "%s", builtin_rules[i].name);
-	if (udev_rules_parse(&rules, file, builtin_rules[i].text, strlen(builtin_rules[i].text)))
-		pr_err("udevd: %s: %s\n", file, kstrerror(-ENOMEM));
+	if (replaced) {
+		s->set->nr_rules -= s->builtin[i].nr_rules;
+		udev_rules_free(&s->builtin[i]);
+		return;
+	}
+	list_splice_tail_init(&s->builtin[i].rules, &s->set->rules);
+	s->builtin[i].nr_rules = 0;
 }
 
 /* Built-in files that sort before name go first; one named name is replaced. */
@@ -407,34 +536,48 @@ static void load_file(const char *path, const char *name, const char *text, size
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++) {
 		int cmp = strcmp(builtin_rules[i].name, name);
 
-		if (!s->builtin_done[i] && cmp < 0)
-			load_builtin(s, i);
-		else if (cmp == 0)
-			s->builtin_done[i] = true;
+		if (!s->builtin_done[i] && cmp <= 0)
+			place_builtin(s, i, cmp == 0);
 	}
-	if (udev_rules_parse(&rules, path, text, len))
+	if (udev_rules_parse(s->set, path, text, len))
 		pr_err("udevd: %s: %s\n", path, kstrerror(-ENOMEM));
+}
+
+/* All the rules, from /etc/udev/rules.d and built in, into set; the bad ones reported. */
+static void load_rules(struct udev_rules *set)
+{
+	struct load_state *s = kzalloc(sizeof(*s));
+	int err;
+
+	if (!s) {
+		pr_err("udevd: rules: %s\n", kstrerror(-ENOMEM));
+		return;
+	}
+	s->set = set;
+	parse_builtins(s);
+	err = udev_rules_dir_for_each(UDEV_RULES_DIR, load_file, s);
+	if (err && err != -ENOENT)
+		pr_err("udevd: %s: %s\n", UDEV_RULES_DIR, kstrerror(err));
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++)
+		if (!s->builtin_done[i])
+			place_builtin(s, i, false);
+	kfree(s);
 }
 
 static void report_bad_rule(void *arg, const char *file, int line, const char *msg)
 {
-	pr_err("udevd: %s:%d: %s\n", file, line, msg);
+	char buf[UDEV_VALUE_MAX + 128];
+
+	udev_rules_format_error(buf, sizeof(buf), file, line, msg);
+	pr_err("udevd: %s\n", buf);
 }
 
 int udevd_reload(void)
 {
-	struct load_state s = { { false } };
-	int err;
-
 	udev_rules_free(&rules);
 	udev_rules_init(&rules);
 	rules.report = report_bad_rule;
-	err = udev_rules_dir_for_each(UDEV_RULES_DIR, load_file, &s);
-	if (err && err != -ENOENT)
-		pr_err("udevd: %s: %s\n", UDEV_RULES_DIR, kstrerror(err));
-	for (size_t i = 0; i < ARRAY_SIZE(builtin_rules); i++)
-		if (!s.builtin_done[i])
-			load_builtin(&s, i);
+	load_rules(&rules);
 	return rules.nr_errors;
 }
 
@@ -473,7 +616,7 @@ static int test_attr_read(void *ctx, const char *devpath, const char *attr, char
 
 static int test_attr_write(void *ctx, const char *devpath, const char *attr, const char *value)
 {
-	return 0; /* shown by the trace, not written */
+	return udev_sysfs_attr_writable(devpath, attr); /* shown by the trace, not written */
 }
 
 static void test_trace(void *ctx, const char *line)
@@ -481,6 +624,16 @@ static void test_trace(void *ctx, const char *line)
 	struct test_ctx *t = ctx;
 
 	t->out(line);
+}
+
+/* A bad rule, as systemd's udevadm test prints it when it reads the files. */
+static void test_report(void *arg, const char *file, int line, const char *msg)
+{
+	struct test_ctx *t = arg;
+	char buf[UDEV_VALUE_MAX + 128];
+
+	udev_rules_format_error(buf, sizeof(buf), file, line, msg);
+	t->out(buf);
 }
 
 static const struct udev_device_ops test_ops = {
@@ -521,9 +674,14 @@ static int test_env(const char *devpath, const char *action, char *buf, size_t s
 	return 0;
 }
 
+/*
+ * As systemd's, the rules are read from the files again, so that an edited
+ * rule is tested at once (udevd keeps the set it loaded).
+ */
 int udevd_test(const char *devpath, const char *action, void (*out)(const char *line))
 {
 	struct {
+		struct udev_rules rules;
 		struct udev_event ev;
 		char buf[SYSFS_PAGE_SIZE + 256];
 		char *envp[NUM_ENVP];
@@ -535,10 +693,15 @@ int udevd_test(const char *devpath, const char *action, void (*out)(const char *
 	if (!t)
 		return -ENOMEM;
 	err = test_env(devpath, action, t->buf, sizeof(t->buf), t->envp);
+	udev_rules_init(&t->rules);
+	t->rules.report = test_report;
+	t->rules.report_arg = &ctx;
+	if (!err)
+		load_rules(&t->rules);
 	if (!err)
 		err = udev_event_init(&t->ev, &test_ops, &ctx, t->envp);
 	if (!err) {
-		err = udev_rules_apply(&rules, &t->ev);
+		err = udev_rules_apply(&t->rules, &t->ev);
 		set_devlinks(&t->ev);
 		for (int i = 0; i < t->ev.nr_env; i++)
 			out(t->ev.env[i]);
@@ -548,6 +711,7 @@ int udevd_test(const char *devpath, const char *action, void (*out)(const char *
 		}
 		udev_event_free(&t->ev);
 	}
+	udev_rules_free(&t->rules);
 	kfree(t);
 	return err;
 }

@@ -23,8 +23,11 @@ void put_partition(struct parsed_partitions *state, int n, u64 from, u64 size)
 	char name[48];
 
 	if (n < 1 || n >= state->limit || n >= PARSED_MAX_PARTS) {
-		pr_warn("%s: partition %d: more partitions than the disk has minors (%d): skipped\n",
-			state->name, n, state->limit - 1);
+		if (!state->told_limit)
+			pr_warn("%s: partition %d: more partitions than the disk has minors (%d): "
+				"skipped, and any after it\n",
+				state->name, n, state->limit - 1);
+		state->told_limit = true;
 		return;
 	}
 	state->parts[n].from = from;
@@ -33,11 +36,14 @@ void put_partition(struct parsed_partitions *state, int n, u64 from, u64 size)
 	partition_line(state, name);
 }
 
-static bool beyond_disk(const struct parsed_partitions *state, int n)
+static bool starts_beyond_disk(const struct parsed_partitions *state, int n)
 {
-	u64 from = state->parts[n].from, size = state->parts[n].size;
+	return state->parts[n].from >= state->capacity;
+}
 
-	return from >= state->capacity || size > state->capacity - from;
+static bool ends_beyond_disk(const struct parsed_partitions *state, int n)
+{
+	return state->parts[n].size > state->capacity - state->parts[n].from;
 }
 
 static int overlapping(const struct parsed_partitions *state, int n)
@@ -54,22 +60,34 @@ static int overlapping(const struct parsed_partitions *state, int n)
 	return 0;
 }
 
-/* Drops, with a message each, partitions past the end and those overlapping an earlier one. */
+/*
+ * With a message each: a partition that starts past the end is dropped, one
+ * that runs past it is cut at the end (as Linux's rescan_partitions does:
+ * tables that camera firmware writes are like that), one that overlaps an
+ * earlier one dropped.
+ */
 static void drop_impossible(struct parsed_partitions *state)
 {
 	for (int n = 1; n < PARSED_MAX_PARTS; n++) {
+		u64 from = state->parts[n].from, size = state->parts[n].size;
 		int other;
 
-		if (!state->parts[n].size)
+		if (!size)
 			continue;
-		if (beyond_disk(state, n)) {
+		if (starts_beyond_disk(state, n)) {
 			pr_warn("%s: %s%d: sectors %llu+%llu beyond the end of the disk (%llu): skipped\n",
-				state->name, state->name, n,
-				(unsigned long long)state->parts[n].from,
-				(unsigned long long)state->parts[n].size,
-				(unsigned long long)state->capacity);
+				state->name, state->name, n, (unsigned long long)from,
+				(unsigned long long)size, (unsigned long long)state->capacity);
 			state->parts[n].size = 0;
-		} else if ((other = overlapping(state, n))) {
+		} else if (ends_beyond_disk(state, n)) {
+			state->parts[n].size = state->capacity - from;
+			pr_warn("%s: %s%d: sectors %llu+%llu run past the end of the disk (%llu): "
+				"truncated to %llu\n",
+				state->name, state->name, n, (unsigned long long)from,
+				(unsigned long long)size, (unsigned long long)state->capacity,
+				(unsigned long long)state->parts[n].size);
+		}
+		if (state->parts[n].size && (other = overlapping(state, n))) {
 			pr_warn("%s: %s%d overlaps %s%d: skipped\n", state->name, state->name, n,
 				state->name, other);
 			state->parts[n].size = 0;
@@ -87,13 +105,15 @@ int check_partition(struct parsed_partitions *state)
 
 	memset(state->parts, 0, sizeof(state->parts));
 	state->line_len = 0;
+	state->next = 5;
+	state->told_limit = false;
 	partition_line(state, " ");
 	partition_line(state, state->name);
 	partition_line(state, ":");
 	for (size_t i = 0; i < ARRAY_SIZE(parsers) && !ret; i++)
 		ret = parsers[i](state);
 	if (ret < 0) {
-		pr_warn(" %s: unable to read partition table\n", state->name);
+		pr_warn(" %s: unable to read partition table: %s\n", state->name, kstrerror(ret));
 		return ret;
 	}
 	if (ret > 0) {

@@ -24,20 +24,23 @@ struct parsed_partitions {
 	} parts[PARSED_MAX_PARTS];
 	char line[128]; /* " vda: vda1 vda2 < vda5 >", as Linux prints it */
 	int line_len;
+	int next;	 /* msdos: the next logical partition's number, across every chain */
+	bool told_limit; /* "more partitions than minors" said for this disk */
 };
 
 /* 1: this kind of table, parts[] filled; 0: not this kind; -errno: unreadable. */
 int efi_partition(struct parsed_partitions *state);
 int msdos_partition(struct parsed_partitions *state);
 
-/* Records partition n (1-based) unless it is beyond the slots (said once). */
+/* Records partition n (1-based) unless it is beyond the slots (said once a disk). */
 void put_partition(struct parsed_partitions *state, int n, u64 from, u64 size);
 void partition_line(struct parsed_partitions *state, const char *text);
 
 /*
  * Runs the parsers (GPT first, then MBR, as Linux with CONFIG_EFI_PARTITION),
- * then drops partitions beyond the disk or overlapping an earlier one, each
- * with a message. 1 if a table was found, 0 if none, -errno if unreadable.
+ * then, each with a message, truncates partitions that run past the disk's
+ * end and drops those that start past it or overlap an earlier one. 1 if a
+ * table was found, 0 if none, -errno if it could not be read.
  */
 int check_partition(struct parsed_partitions *state);
 

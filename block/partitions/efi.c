@@ -68,41 +68,52 @@ static const char *check_header(const u8 *s, u64 lba, u64 capacity, struct gpt_h
 	return NULL;
 }
 
-/* The entry array, its CRC checked; NULL (said) if unreadable or damaged. */
-static u8 *read_entries(struct parsed_partitions *state, const struct gpt_header *h)
+/*
+ * The entry array, its CRC checked, into *out: 0, 1 if damaged or
+ * unreadable (said), -ENOMEM. No memory says nothing about the table, so
+ * it is an error of its own: the caller must not take the backup for it.
+ */
+static int read_entries(struct parsed_partitions *state, const struct gpt_header *h, u8 **out)
 {
 	size_t bytes = (size_t)h->num_entries * GPT_ENTRY_SIZE;
 	size_t sectors = (bytes + PARSED_SECTOR - 1) / PARSED_SECTOR;
 	u8 *buf = kzalloc(sectors ? sectors * PARSED_SECTOR : 1);
+	int err;
 
 	if (!buf)
-		return NULL;
-	for (size_t i = 0; i < sectors; i++)
-		if (state->read_sector(state->data, h->entries_lba + i, buf + i * PARSED_SECTOR))
+		return -ENOMEM;
+	for (size_t i = 0; i < sectors; i++) {
+		err = state->read_sector(state->data, h->entries_lba + i, buf + i * PARSED_SECTOR);
+		if (err)
 			goto bad;
-	if (crc32(buf, bytes) == h->entries_crc)
-		return buf;
+	}
+	if (crc32(buf, bytes) == h->entries_crc) {
+		*out = buf;
+		return 0;
+	}
+	err = 1;
 	pr_warn("%s: GPT: partition entries CRC mismatch\n", state->name);
 bad:
 	kfree(buf);
-	return NULL;
+	return err == -ENOMEM ? err : 1;
 }
 
-/* A header at lba and its entries, both valid: the entries, else NULL (said why). */
-static u8 *find_gpt_at(struct parsed_partitions *state, u8 *sect, u64 lba,
-		       struct gpt_header *h)
+/* A header at lba and its entries, both valid, into *entries: 0, 1 if not (said why), -ENOMEM. */
+static int find_gpt_at(struct parsed_partitions *state, u8 *sect, u64 lba, struct gpt_header *h,
+		       u8 **entries)
 {
 	const char *why;
+	int err = state->read_sector(state->data, lba, sect);
 
-	if (state->read_sector(state->data, lba, sect))
-		return NULL;
+	if (err)
+		return err == -ENOMEM ? err : 1;
 	why = check_header(sect, lba, state->capacity, h);
 	if (why) {
 		pr_warn("%s: GPT: %s header at sector %llu: %s\n", state->name,
 			lba == 1 ? "primary" : "alternate", (unsigned long long)lba, why);
-		return NULL;
+		return 1;
 	}
-	return read_entries(state, h);
+	return read_entries(state, h, entries);
 }
 
 static bool guid_is_zero(const u8 *g)
@@ -142,14 +153,16 @@ int efi_partition(struct parsed_partitions *state)
 	ret = has_pmbr(state, sect);
 	if (ret <= 0 || state->capacity < 3)
 		goto out;
-	entries = find_gpt_at(state, sect, 1, &h);
-	if (!entries) {
-		entries = find_gpt_at(state, sect, state->capacity - 1, &h);
-		if (entries)
+	ret = find_gpt_at(state, sect, 1, &h, &entries);
+	if (ret == 1) {
+		ret = find_gpt_at(state, sect, state->capacity - 1, &h, &entries);
+		if (ret == 0)
 			pr_warn("%s: Primary GPT is invalid, using alternate GPT.\n", state->name);
 	}
-	ret = 0;
-	if (!entries) {
+	if (ret < 0)
+		goto out; /* no memory: the tables may well be good */
+	if (ret == 1) {
+		ret = 0;
 		pr_warn("%s: GPT: no valid table: partitions ignored\n", state->name);
 		goto out;
 	}

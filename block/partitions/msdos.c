@@ -40,7 +40,6 @@ static bool has_signature(const u8 *sect)
 	return sect[MBR_SIGNATURE] == 0x55 && sect[MBR_SIGNATURE + 1] == 0xaa;
 }
 
-/* Follows the EBR chain from ext_start; logical partitions get numbers from 5. */
 static bool visited(const u64 *seen, int n, u64 sector)
 {
 	for (int i = 0; i < n; i++)
@@ -49,37 +48,59 @@ static bool visited(const u64 *seen, int n, u64 sector)
 	return false;
 }
 
+/*
+ * A link that cannot be followed ends the chain, and the logical partitions
+ * found so far are kept, as Linux's parse_extended returns with what it has.
+ */
+static bool link_ok(struct parsed_partitions *state, const u64 *seen, int hops, u64 ext_start,
+		    u64 ext_size, u32 next)
+{
+	if (next >= ext_size) {
+		pr_warn("%s: extended partition link beyond the extended partition: stopped\n",
+			state->name);
+		return false;
+	}
+	if (ext_start + next >= state->capacity) {
+		pr_warn("%s: extended partition link to sector %llu, beyond the end of the disk: "
+			"stopped\n",
+			state->name, (unsigned long long)(ext_start + next));
+		return false;
+	}
+	if (visited(seen, hops, ext_start + next)) {
+		pr_warn("%s: extended partition chain loops back: stopped\n", state->name);
+		return false;
+	}
+	return true;
+}
+
+/* Logical partitions take numbers from state->next: a second chain goes on from the first. */
 static int parse_extended(struct parsed_partitions *state, u8 *sect, u64 ext_start,
 			  u64 ext_size)
 {
 	u64 seen[MAX_EBRS], this = ext_start;
-	int n = 5;
 
 	partition_line(state, " <");
 	for (int hops = 0; hops < MAX_EBRS; hops++) {
 		struct mbr_entry logical, next;
 		int err = state->read_sector(state->data, this, sect);
 
-		if (err)
+		if (err == -ENOMEM)
 			return err;
+		if (err) {
+			pr_warn("%s: extended partition at sector %llu unreadable (%s): stopped\n",
+				state->name, (unsigned long long)this, kstrerror(err));
+			goto out;
+		}
 		seen[hops] = this;
 		if (!has_signature(sect))
 			goto out;
 		logical = mbr_entry(sect, 0);
 		next = mbr_entry(sect, 1);
 		if (logical.type && logical.size && !is_extended(logical.type))
-			put_partition(state, n++, this + logical.start, logical.size);
-		if (!is_extended(next.type) || !next.start)
+			put_partition(state, state->next++, this + logical.start, logical.size);
+		if (!is_extended(next.type) || !next.start ||
+		    !link_ok(state, seen, hops + 1, ext_start, ext_size, next.start))
 			goto out;
-		if (next.start >= ext_size) {
-			pr_warn("%s: extended partition link beyond the extended partition: stopped\n",
-				state->name);
-			goto out;
-		}
-		if (visited(seen, hops + 1, ext_start + next.start)) {
-			pr_warn("%s: extended partition chain loops back: stopped\n", state->name);
-			goto out;
-		}
 		this = ext_start + next.start;
 	}
 	pr_warn("%s: extended partition chain longer than %d: stopped\n", state->name, MAX_EBRS);

@@ -1,5 +1,5 @@
 /*
- * scan.c: the ACPI namespace in sysfs, as Linux 2.6.0-2.6.18 showed it:
+ * scan.c: the ACPI namespace in sysfs, as Linux 2.6.0-2.6.20 showed it:
  * /sys/firmware/acpi/namespace/ACPI/_SB/PCI0/..., one plain kobject per
  * device node (Device and Processor objects, the fixed PWRF/SLPF buttons).
  * Linux ran the AML interpreter to build the namespace; Kobold walks the

@@ -131,6 +131,18 @@ void class_unregister(struct class *cls)
 	kset_unregister(&cls->subsys);
 }
 
+/* As 2.6's class_get/class_put: a reference on the class's own kobject. */
+struct class *class_get(struct class *cls)
+{
+	return cls ? container_of(kset_get(&cls->subsys), struct class, subsys) : NULL;
+}
+
+void class_put(struct class *cls)
+{
+	if (cls)
+		kset_put(&cls->subsys);
+}
+
 static void class_create_release(struct class *cls)
 {
 	kfree(cls);
@@ -216,14 +228,36 @@ static const char *class_hotplug_name(struct kset *kset __unused, struct kobject
 	return to_class_dev(kobj)->class->name;
 }
 
-/* MAJOR and MINOR for devices with a dev_t, then the class's own variables. */
+/* PHYSDEVPATH, and PHYSDEVBUS and PHYSDEVDRIVER when it has them. */
+static int physdev_vars(struct device *dev, char **envp, int num_envp, int *i, char *buffer,
+			int buffer_size, int *len)
+{
+	char path[256];
+	int err = kobject_get_path(&dev->kobj, path, sizeof(path));
+
+	if (err < 0)
+		return err;
+	err = add_hotplug_env_var(envp, num_envp, i, buffer, buffer_size, len,
+				  "PHYSDEVPATH=%s", path);
+	if (!err && dev->bus)
+		err = add_hotplug_env_var(envp, num_envp, i, buffer, buffer_size, len,
+					  "PHYSDEVBUS=%s", dev->bus->name);
+	if (!err && dev->driver)
+		err = add_hotplug_env_var(envp, num_envp, i, buffer, buffer_size, len,
+					  "PHYSDEVDRIVER=%s", dev->driver->name);
+	return err;
+}
+
+/* The device behind it, MAJOR and MINOR for a dev_t, then the class's own variables. */
 static int class_hotplug(struct kset *kset __unused, struct kobject *kobj, char **envp,
 			 int num_envp, char *buffer, int buffer_size)
 {
 	struct class_device *cd = to_class_dev(kobj);
 	int i = 0, len = 0, err = 0;
 
-	if (cd->devt) {
+	if (cd->dev) /* as 2.6.10 to 2.6.2x: the device behind it */
+		err = physdev_vars(cd->dev, envp, num_envp, &i, buffer, buffer_size, &len);
+	if (!err && cd->devt) {
 		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
 					  "MAJOR=%u", MAJOR(cd->devt));
 		if (!err)
@@ -242,17 +276,14 @@ static struct kset_hotplug_ops class_hotplug_ops = {
 	.hotplug = class_hotplug,
 };
 
-static ssize_t show_uevent(struct class_device *cd, char *buf)
+/* As 2.6.15 to 2.6.25: write-only, and any write sends add, whatever it says. */
+static ssize_t store_uevent(struct class_device *cd, const char *buf __unused, size_t count)
 {
-	return kobject_uevent_show(&cd->kobj, buf);
+	kobject_hotplug(&cd->kobj, KOBJ_ADD);
+	return (ssize_t)count;
 }
 
-static ssize_t store_uevent(struct class_device *cd, const char *buf, size_t count)
-{
-	return kobject_uevent_store(&cd->kobj, buf, count);
-}
-
-static CLASS_DEVICE_ATTR(uevent, S_IRUGO | S_IWUSR, show_uevent, store_uevent);
+static CLASS_DEVICE_ATTR(uevent, S_IWUSR, NULL, store_uevent);
 
 static ssize_t show_dev(struct class_device *cd, char *buf)
 {
@@ -291,16 +322,38 @@ void class_device_put(struct class_device *cd)
 		kobject_put(&cd->kobj);
 }
 
+#define BACK_LINK_LEN 64
+
+/* The link back from the device, "CLASS:ID" as 2.6.15 (a disk's: block:vda, as 2.6.16). */
+static void back_link_name(struct class_device *cd, char *buf, size_t size)
+{
+	scnprintf(buf, size, "%s:%s", cd->class->name, cd->class_id);
+}
+
+/* "device" and the device's link back; no "driver" link (2.6.12 removed it). */
 static int add_links(struct class_device *cd)
 {
+	char name[BACK_LINK_LEN];
 	int err;
 
 	if (!cd->dev)
 		return 0;
 	err = sysfs_create_link(&cd->kobj, &cd->dev->kobj, "device");
-	if (!err && cd->dev->driver)
-		err = sysfs_create_link(&cd->kobj, &cd->dev->driver->kobj, "driver");
-	return err;
+	if (err)
+		return err;
+	back_link_name(cd, name, sizeof(name));
+	return sysfs_create_link(&cd->dev->kobj, &cd->kobj, name);
+}
+
+static void remove_links(struct class_device *cd)
+{
+	char name[BACK_LINK_LEN];
+
+	if (!cd->dev)
+		return;
+	back_link_name(cd, name, sizeof(name));
+	sysfs_remove_link(&cd->dev->kobj, name);
+	sysfs_remove_link(&cd->kobj, "device");
 }
 
 /* uevent, dev, the class's attributes and the links; all go with the directory. */
@@ -327,8 +380,7 @@ static void class_device_remove_attrs(struct class_device *cd)
 	struct class_device_attribute *a;
 
 	devmodel_trace_kobj("class_device_remove_attrs", &cd->kobj, NULL);
-	sysfs_remove_link(&cd->kobj, "driver");
-	sysfs_remove_link(&cd->kobj, "device");
+	remove_links(cd);
 	for (a = cd->class->class_dev_attrs; a && a->attr.name; a++)
 		class_device_remove_file(cd, a);
 	class_device_remove_file(cd, &cd->devt_attr);
@@ -546,7 +598,8 @@ static bool interface_registered(const struct class_interface *intf)
 /*
  * Kobold's choice: an add() or add_dev() that fails undoes the interface for
  * both kinds of member and returns the error (Linux ignored their return).
- * remove() or remove_dev() runs for the failing device too.
+ * remove() or remove_dev() runs for the failing device too. As 2.6, the
+ * interface pins its class (class_get) until class_interface_unregister.
  */
 int class_interface_register(struct class_interface *intf)
 {
@@ -557,10 +610,14 @@ int class_interface_register(struct class_interface *intf)
 	if (WARN(interface_registered(intf), "class_interface for '%s': registered twice",
 		 intf->class->name))
 		return -EBUSY;
+	class_get(intf->class);
 	err = interface_add_all(intf);
-	if (!err)
-		list_add_tail(&intf->node, &intf->class->interfaces);
-	return err;
+	if (err) {
+		class_put(intf->class);
+		return err;
+	}
+	list_add_tail(&intf->node, &intf->class->interfaces);
+	return 0;
 }
 
 void class_interface_unregister(struct class_interface *intf)
@@ -573,6 +630,7 @@ void class_interface_unregister(struct class_interface *intf)
 	list_del_init(&intf->node);
 	interface_remove_through(intf, NULL);
 	interface_remove_dev_through(intf, NULL);
+	class_put(intf->class);
 }
 
 int classes_init(void)

@@ -206,11 +206,18 @@ static int device_add_groups(struct device *dev, const struct attribute_group **
 	return err; /* on failure device_add removes the directory, and the rest with it */
 }
 
-/* uevent and dev (owned by the class's module, as class_device's), then the groups. */
+/*
+ * uevent and dev, then the groups. They pin the class's module, as
+ * class_device's do, or else the module of a driver bound before the add
+ * (2.6.20's device_add gave them dev->driver->owner).
+ */
 static int device_add_attrs(struct device *dev)
 {
-	struct module *owner = dev->class ? dev->class->owner : NULL;
+	struct module *owner = dev->driver ? dev->driver->owner : NULL;
 	int err;
+
+	if (dev->class)
+		owner = dev->class->owner;
 
 	dev->uevent_attr = dev_attr_uevent;
 	dev->uevent_attr.attr.owner = owner;
@@ -303,7 +310,8 @@ static void class_dir_put(struct device *dev)
 /*
  * Where the device's directory goes: under its parent; a class member in a
  * <class> directory there (none if the parent is of a class too), or in
- * /sys/devices/virtual/<class> without a parent.
+ * /sys/devices/virtual/<class> without a parent; with neither parent nor
+ * class, /sys/devices/NAME, as 2.6.
  */
 static struct kobject *device_parent_kobj(struct device *dev)
 {
@@ -315,9 +323,7 @@ static struct kobject *device_parent_kobj(struct device *dev)
 			dev->glue = parent;
 		return parent;
 	}
-	if (parent)
-		return parent;
-	return dev->is_root ? NULL : &virtual_dir;
+	return parent;
 }
 
 /* subsystem, /sys/class/<class>/<name> and device -> parent (Linux 2.6.25's). */
@@ -417,7 +423,7 @@ int device_add(struct device *dev)
 	if (dev->bus)
 		device_attach(dev);
 	if (dev->class)
-		class_add_device(dev); /* then the class's interfaces (Linux 2.6.18) */
+		class_add_device(dev); /* then the class's interfaces (Linux 2.6.19) */
 	put_device(dev);
 	return 0;
 

@@ -51,7 +51,20 @@ int register_cpu(struct cpu *cpu, int num)
 	return err;
 }
 
+/*
+ * The CPUs' events (add, and online/offline from the online file) carry
+ * SUBSYSTEM=cpu. 2.6.10 sent events for every kobject of a kset, with
+ * hotplug operations or without; Kobold keeps 2.6.0's rule (a kset sends
+ * events only if it has them), so the cpu class is given empty ones: the
+ * other system devices stay silent.
+ */
+static struct kset_hotplug_ops cpu_hotplug_ops;
+
 int cpu_dev_init(void)
 {
-	return sysdev_class_register(&cpu_sysdev_class);
+	int err = sysdev_class_register(&cpu_sysdev_class);
+
+	if (!err)
+		cpu_sysdev_class.kset.hotplug_ops = &cpu_hotplug_ops;
+	return err;
 }

@@ -85,8 +85,9 @@ int sysdev_register(struct sys_device *dev)
 	dev->kobj.ktype = &ktype_sysdev;
 	dev->kobj.parent = &cls->kset.kobj;
 	err = kobject_set_name(&dev->kobj, "%s%u", cls->name, dev->id);
-	if (!err)
-		err = kobject_register(&dev->kobj);
+	if (err)
+		return err; /* never initialised: nothing to undo */
+	err = kobject_register(&dev->kobj);
 	if (err)
 		kobject_forget(&dev->kobj);
 	return err;

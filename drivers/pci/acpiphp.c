@@ -58,15 +58,26 @@ static bool acpiphp_disabled;
 module_param_named(disable, acpiphp_disabled, bool,
 		   "ignore hotplug events: only /sys/bus/pci/rescan finds new functions");
 
-/* Last function first, as a bus is taken down. */
+/*
+ * Last function first, as a bus is taken down; the last one's removal
+ * ejects the slot. A slot with nothing of ours in it (its scan or its
+ * registration failed) is ejected all the same: QEMU's device_del waits
+ * for the eject, whatever state the function was left in.
+ */
 static void remove_slot(struct pci_bus *bus, unsigned int slot)
 {
+	bool found = false;
+
 	for (int fn = 7; fn >= 0; fn--) {
 		struct pci_dev *pdev = pci_get_slot(bus, PCI_DEVFN(slot, fn));
 
-		if (pdev && pdev->is_added)
+		if (pdev) {
 			pci_stop_and_remove_bus_device(pdev);
+			found = true;
+		}
 	}
+	if (!found)
+		acpiphp_eject_slot(bus, slot);
 }
 
 static void acpiphp_check_bus(struct work_struct *work)

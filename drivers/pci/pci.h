@@ -12,6 +12,11 @@ struct pci_dev *pci_get_slot(struct pci_bus *bus, unsigned int devfn);
 /* setup-res.c: addresses for BARs that firmware left at 0 (hotplugged functions). */
 void pci_note_resources(struct pci_dev *pdev, void *unused);
 void pci_assign_unassigned(struct pci_dev *pdev);
+/* Gives a removed function's BAR ranges back (pci_destroy_dev). */
+void pci_free_resources(struct pci_dev *pdev);
+
+/* remove.c: off the bus, its ranges given back, its reference dropped. */
+void pci_destroy_dev(struct pci_dev *pdev);
 
 /* irq.c: INTx routing through the PIIX and level triggering on the 8259. */
 void pcibios_fixup_irq(struct pci_dev *pdev);

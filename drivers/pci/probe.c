@@ -279,8 +279,7 @@ static void pci_bus_add_devices(struct pci_bus *bus)
 			err = device_add(&pdev->dev);
 			if (err) {
 				pr_err("pci %s: device_add failed: %d\n", pci_name(pdev), err);
-				list_del(&pdev->bus_list);
-				put_device(&pdev->dev);
+				pci_destroy_dev(pdev);
 				continue;
 			}
 			pdev->is_added = true;

@@ -26,6 +26,13 @@ static void pci_remove_bus(struct pci_bus *bus)
 	kfree(bus);
 }
 
+void pci_destroy_dev(struct pci_dev *pdev)
+{
+	list_del_init(&pdev->bus_list);
+	pci_free_resources(pdev);
+	put_device(&pdev->dev);
+}
+
 void pci_stop_and_remove_bus_device(struct pci_dev *pdev)
 {
 	struct pci_bus *bus = pdev->bus;
@@ -39,8 +46,7 @@ void pci_stop_and_remove_bus_device(struct pci_dev *pdev)
 	if (pdev->is_added)
 		device_del(&pdev->dev); /* unbinds the driver; the remove event */
 	pdev->is_added = false;
-	list_del_init(&pdev->bus_list);
-	put_device(&pdev->dev);
+	pci_destroy_dev(pdev);
 	if (eject && slot_empty(bus, slot))
 		acpiphp_eject_slot(bus, slot);
 }

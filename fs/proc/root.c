@@ -26,6 +26,8 @@ static const struct proc_entry proc_entries[] = {
 	{ "cpuinfo", proc_show_cpuinfo },
 	{ "filesystems", proc_show_filesystems },
 	{ "interrupts", show_interrupts },
+	{ "iomem", proc_show_iomem },
+	{ "ioports", proc_show_ioports },
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
 	{ "uptime", proc_show_uptime },

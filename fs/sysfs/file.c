@@ -8,6 +8,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
+#include <kobold/kobject_uevent.h>
 #include <kobold/module.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
@@ -269,4 +270,24 @@ int sysfs_emit_at(char *buf, int at, const char *fmt, ...)
 	n = vscnprintf(buf + at, (size_t)(SYSFS_PAGE_SIZE - at), fmt, ap);
 	va_end(ap);
 	return n;
+}
+
+int sysfs_read_uevent(struct sysfs_dirent *sd, char *buf, size_t size)
+{
+	struct kobject *kobj;
+	char *page;
+	ssize_t n;
+
+	if (sd->type != SYSFS_KOBJ_ATTR || (sd->flags & SYSFS_FLAG_REMOVED) || !size)
+		return -ENODEV;
+	page = kzalloc(SYSFS_PAGE_SIZE);
+	if (!page)
+		return -ENOMEM;
+	kobj = kobject_get(sd->attr.kobj);
+	n = kobject_uevent_show(kobj, page);
+	kobject_put(kobj);
+	if (n >= 0)
+		strscpy(buf, page, size);
+	kfree(page);
+	return n < 0 ? (int)n : 0;
 }

@@ -23,7 +23,7 @@ const struct acpi_header *acpi_find_table(const char *sig);
 typedef void (*acpi_gpe_handler)(unsigned int gpe, void *context);
 int acpi_install_gpe_handler(unsigned int gpe, acpi_gpe_handler fn, void *context);
 
-/* /sys/firmware/acpi/namespace: the DSDT's device nodes, as 2.6.0-2.6.18 showed them. */
+/* /sys/firmware/acpi/namespace: the DSDT's device nodes, as 2.6.0-2.6.20 showed them. */
 int acpi_scan_init(void);
 
 /* Switches the machine to ACPI mode and takes the SCI (IRQ 9 on a PC). */

@@ -95,6 +95,7 @@ struct driver_attribute {
 struct device_driver {
 	const char *name;
 	struct bus_type *bus;
+	struct module *owner;		  /* THIS_MODULE, as 2.6's (see device_add_attrs) */
 	struct kobject kobj;		  /* /sys/bus/<bus>/drivers/<name> */
 	struct list_head devices;	  /* bound devices */
 	int (*probe)(struct device *dev); /* 0 binds; an error leaves dev unbound */
@@ -280,7 +281,7 @@ struct class_device_attribute {
 
 struct class {
 	const char *name;
-	struct module *owner;		     /* THIS_MODULE: its devices' uevent and dev files pin it */
+	struct module *owner;		     /* 2.6.13: its devices' uevent and dev files pin it */
 	struct kset subsys;		     /* /sys/class/<name> */
 	struct list_head children;	     /* class devices, in add order */
 	struct list_head devices;	     /* struct device members, in add order */
@@ -291,7 +292,7 @@ struct class {
 		       char *buffer, int buffer_size);
 	void (*release)(struct class_device *dev); /* for devices without their own */
 	void (*class_release)(struct class *cls);
-	/* For struct device members (the newer API). */
+	/* For struct device members (the newer API: dev_uevent, dev_release 2.6.19). */
 	const struct attribute_group **dev_groups; /* Linux 3.11: made at each add */
 	int (*dev_uevent)(struct device *dev, struct kobj_uevent_env *env);
 	char *(*devnode)(struct device *dev, umode_t *mode); /* /dev name, if not the device's */
@@ -317,7 +318,7 @@ struct class_interface {
 	struct class *class;
 	int (*add)(struct class_device *dev); /* for class_device members */
 	void (*remove)(struct class_device *dev);
-	int (*add_dev)(struct device *dev); /* for struct device members (Linux 6.4's form) */
+	int (*add_dev)(struct device *dev); /* struct device members: 2.6.19, in 6.4's form */
 	void (*remove_dev)(struct device *dev);
 };
 
@@ -341,6 +342,8 @@ struct class *class_create(struct module *owner, const char *name);
 void class_destroy(struct class *cls); /* NULL or an ERR_PTR: nothing done */
 int class_register(struct class *cls);
 void class_unregister(struct class *cls); /* warns and keeps it if devices remain */
+struct class *class_get(struct class *cls);
+void class_put(struct class *cls);
 int class_create_file(struct class *cls, const struct class_attribute *attr);
 void class_remove_file(struct class *cls, const struct class_attribute *attr);
 

@@ -41,6 +41,8 @@ struct block_device {
 
 /* "vda" or "vda1": 0 with both counted, or -ENODEV. blkdev_put drops them. */
 int blkdev_get_by_name(const char *name, struct block_device *bdev);
+/* The same by number (a node's dev_t), as Linux's bdget: the disk or one of its partitions. */
+int blkdev_get_by_dev(dev_t dev, struct block_device *bdev);
 void blkdev_put(struct block_device *bdev);
 u64 bdev_nr_sectors(const struct block_device *bdev);
 /* blk_check and blk_rw on a disk or a partition (remapped and bounded). */

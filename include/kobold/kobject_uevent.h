@@ -23,7 +23,7 @@ enum kobject_action {
 };
 
 #define NUM_ENVP 32		 /* variables in one event, as 2.6 */
-#define HOTPLUG_BUFFER_SIZE 2048 /* bytes for all of them, as 2.6 */
+#define HOTPLUG_BUFFER_SIZE 2048 /* bytes for all of them, as 2.6.16 on (1024 before) */
 
 /* The last event's number; events are numbered from 1 without gaps. */
 extern u64 uevent_seqnum;

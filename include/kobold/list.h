@@ -93,4 +93,28 @@ static inline bool list_empty(const struct list_head *head)
 	     &pos->member != (head);                                    \
 	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
+/* Moves list's entries to the end of head; list is left empty. */
+static inline void list_splice_tail_init(struct list_head *list, struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	list->next->prev = head->prev;
+	head->prev->next = list->next;
+	list->prev->next = head;
+	head->prev = list->prev;
+	INIT_LIST_HEAD(list);
+}
+
+/* From the entry after pos on, as Linux's. */
+#define list_for_each_entry_continue(pos, head, member)                    \
+	for (pos = list_entry(pos->member.next, __typeof__(*pos), member); \
+	     &pos->member != (head);                                       \
+	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
+
+#define list_for_each_entry_safe_continue(pos, n, head, member)            \
+	for (pos = list_entry(pos->member.next, __typeof__(*pos), member), \
+	    n = list_entry(pos->member.next, __typeof__(*pos), member);    \
+	     &pos->member != (head);                                       \
+	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
+
 #endif

@@ -15,6 +15,8 @@ int proc_root_init(void);
 size_t proc_show_cmdline(char *buf, size_t size);     /* fs/proc/cmdline.c */
 size_t proc_show_cpuinfo(char *buf, size_t size);     /* kernel/cpuinfo.c */
 size_t proc_show_filesystems(char *buf, size_t size); /* fs/super.c */
+size_t proc_show_iomem(char *buf, size_t size);	      /* kernel/resource.c */
+size_t proc_show_ioports(char *buf, size_t size);     /* kernel/resource.c */
 size_t proc_show_meminfo(char *buf, size_t size);     /* fs/proc/meminfo.c */
 size_t proc_show_mounts(char *buf, size_t size);      /* fs/namespace.c */
 size_t proc_show_uptime(char *buf, size_t size);      /* fs/proc/uptime.c */

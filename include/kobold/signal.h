@@ -13,6 +13,18 @@
 bool signal_pending(void);
 
 /*
+ * A deadline for the work running now, in ktime_get_ns() time (0: none).
+ * Past it signal_pending() is true, so a command that udevd runs for a
+ * RUN+= key stops at the event timeout as a program systemd-udevd kills
+ * does. Work runs on the stack of whoever runs it, so the deadline is one
+ * setting, put back (the old value returned) when the work ends; once work
+ * runs in threads of its own, it belongs to the thread.
+ */
+u64 signal_set_deadline(u64 deadline_ns);
+/* True once the deadline set has passed. */
+bool signal_deadline_passed(void);
+
+/*
  * The shell, after a command: takes a pending Ctrl-C (and its queued byte),
  * echoing ^C if no loop did; true if there was one.
  */

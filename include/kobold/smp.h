@@ -21,6 +21,9 @@ unsigned int smp_processor_id(void);
 /* CPU hotplug: 0, -EINVAL (no such CPU, or the boot CPU), -EIO (it did not start). */
 int cpu_up(unsigned int cpu);
 int cpu_down(unsigned int cpu);
+/* Suspend: every CPU but the boot CPU down, and back up after (2.6's kernel/cpu.c). */
+int disable_nonboot_cpus(void);
+void enable_nonboot_cpus(void);
 
 /* The APIC id of a present CPU, for interprocessor interrupts. */
 unsigned int cpu_to_apicid(unsigned int cpu);

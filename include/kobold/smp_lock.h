@@ -20,6 +20,8 @@ void unlock_kernel(void);
  */
 int release_kernel_lock(void);
 void reacquire_kernel_lock(int depth);
+/* True if a thread sleeps waiting for it. */
+bool kernel_lock_contended(void);
 /* True if the running thread holds it. */
 bool kernel_locked(void);
 

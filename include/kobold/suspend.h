@@ -8,6 +8,7 @@
 /* How far a test suspend goes before it turns back (Linux's pm_test levels). */
 enum pm_test_level { TEST_NONE,
 		     TEST_CORE,
+		     TEST_CPUS,
 		     TEST_DEVICES };
 
 extern enum pm_test_level pm_test_level;

@@ -143,6 +143,12 @@ ssize_t sysfs_read(struct sysfs_open_file *of, char *buf, size_t size);
 ssize_t sysfs_write(struct sysfs_open_file *of, const char *buf, size_t len);
 void sysfs_close(struct sysfs_open_file *of);
 struct sysfs_dirent *sysfs_open_file_dirent(struct sysfs_open_file *of);
+/*
+ * The keys a uevent attribute stands for, read even where the file itself
+ * is write-only (a class device's, as 2.6.15-2.6.25): for the in-kernel
+ * udev and udevadm, as udev kept them in its database. 0 or a -errno.
+ */
+int sysfs_read_uevent(struct sysfs_dirent *sd, char *buf, size_t size);
 
 /* Name comparisons made by directory searches so far (for the O(log n) test). */
 unsigned long sysfs_name_compares(void);

@@ -9,7 +9,7 @@
 #include <kobold/list.h>
 #include <kobold/types.h>
 
-#define UDEV_LINE_MAX 2048  /* one rule, after joining '\' continued lines */
+#define UDEV_LINE_MAX 16384 /* one rule, '\' continued lines joined (systemd's UDEV_LINE_SIZE) */
 #define UDEV_KEYS_MAX 32    /* keys in one rule */
 #define UDEV_RULES_MAX 1024 /* rules loaded from all files */
 #define UDEV_VALUE_MAX 256  /* one value after substitution */
@@ -94,6 +94,8 @@ struct udev_device_ops {
 	int (*import_builtin)(void *ctx, struct udev_event *event, const char *name);
 	/* each applied assignment, as `udevadm test` prints it; may be NULL */
 	void (*trace)(void *ctx, const char *line);
+	/* an assignment that failed, in systemd's words; may be NULL (then trace has it) */
+	void (*failed)(void *ctx, const char *line);
 };
 
 /* One event on its way through the rules, and what they decided for it. */
@@ -120,6 +122,8 @@ void udev_rules_init(struct udev_rules *rules);
  */
 int udev_rules_parse(struct udev_rules *rules, const char *file, const char *text, size_t len);
 void udev_rules_free(struct udev_rules *rules);
+/* "FILE:LINE msg" into buf, as systemd-udevd words a bad rule. */
+int udev_rules_format_error(char *buf, size_t size, const char *file, int line, const char *msg);
 
 /* envp: the event's KEY=VALUE strings, NULL-ended. 0 or -ENOMEM. */
 int udev_event_init(struct udev_event *event, const struct udev_device_ops *ops, void *ctx,

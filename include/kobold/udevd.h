@@ -10,8 +10,8 @@
 #include <kobold/list.h>
 #include <kobold/udev.h>
 
-#define UDEVD_QUEUE_MAX 256 /* kernel events waiting; more are dropped (logged once a burst) */
-#define UDEVD_RULES_FILE_MAX (64 * 1024)
+#define UDEVD_QUEUE_MAX 256		   /* kernel events waiting; more are dropped (logged once a burst) */
+#define UDEVD_RULES_FILE_MAX (1024 * 1024) /* bytes of one rules file; a larger one is ignored, logged */
 #define UDEV_RULES_DIR "/etc/udev/rules.d"
 
 /* An event after the rules: what `udevadm monitor` prints as a UDEV line. */
@@ -36,6 +36,20 @@ void udev_listener_unregister(struct udev_listener *l);
 int udevd_reload(void);
 /* True while kernel events wait or one is being handled (`udevadm settle`). */
 bool udevd_busy(void);
+/*
+ * True when the next event waiting was sent by the work of another event's
+ * rules (a RUN+= program or an ATTR= write): the shell does not wait for
+ * those, so a rule that retriggers its own event cannot hold it for good.
+ */
+bool udevd_next_sent_by_rule(void);
+/*
+ * Runs queued work until there is none, or the next event is one that a
+ * rule's own work sent: what the boot and each shell command wait for.
+ */
+void udevd_flush_work(void);
+/* fn on each event still waiting, in order: its DEVPATH and SEQNUM (`udevadm settle`). */
+void udevd_for_each_queued(void (*fn)(const char *devpath, const char *seqnum, void *arg),
+			   void *arg);
 
 /*
  * `udevadm test`: the rules on an event made from the device's uevent file,
@@ -51,6 +65,8 @@ void udevd_set_executor(int (*run)(const char *line));
 
 /* For the rules: devices in sysfs, and the builtins of IMPORT{builtin}. */
 extern const struct udev_device_ops udev_sysfs_ops;
+/* 0 if devpath's attribute can be written, -EACCES if read-only, -ENOENT if missing. */
+int udev_sysfs_attr_writable(const char *devpath, const char *attr);
 int udev_builtin_import(void *ctx, struct udev_event *event, const char *name);
 
 /* The /dev side (devnode.c): links, modes, and the rules files. */

@@ -9,7 +9,10 @@
 
 static struct kset power_subsys; /* /sys/power */
 
-static const char *const pm_tests[] = { [TEST_NONE] = "none", [TEST_CORE] = "core", [TEST_DEVICES] = "devices" };
+static const char *const pm_tests[] = { [TEST_NONE] = "none",
+					[TEST_CORE] = "core",
+					[TEST_CPUS] = "processors",
+					[TEST_DEVICES] = "devices" };
 
 /* A word written to a file, with echo's newline: true if it is want. */
 static bool word_is(const char *buf, size_t count, const char *want)

@@ -2,9 +2,10 @@
  * suspend.c: suspend to RAM (Linux's kernel/power/suspend.c). Kobold cannot
  * put the machine to sleep, so only the pm_test levels run: "devices" is
  * every device's suspend (children first), a wait, every device's resume;
- * "core" goes on with interrupts off to the system devices (the interrupt
- * controllers and the timer) and waits there, as Linux 2.6.25's
- * suspend_devices_and_enter and suspend_enter.
+ * "processors" goes on to take every CPU but the boot CPU down (and brings
+ * them back after the wait); "core" goes on from there with interrupts off
+ * to the system devices (the interrupt controllers and the timer) and waits
+ * there, as Linux 2.6.25's suspend_devices_and_enter and suspend_enter.
  */
 #include <asm/io.h>
 #include <kobold/clock.h>
@@ -12,6 +13,7 @@
 #include <kobold/errno.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/smp.h>
 #include <kobold/suspend.h>
 #include <kobold/sysdev.h>
 #include <kobold/time.h>
@@ -56,7 +58,7 @@ int pm_suspend(void)
 	int err;
 
 	if (pm_test_level == TEST_NONE) {
-		pr_err("PM: Kobold cannot put the machine to sleep; only pm_test \"core\" and \"devices\" run\n");
+		pr_err("PM: Kobold cannot put the machine to sleep; only pm_test \"core\", \"processors\" and \"devices\" run\n");
 		return -EOPNOTSUPP;
 	}
 	pr_info("PM: suspend entry (deep)\n");
@@ -67,10 +69,16 @@ int pm_suspend(void)
 		return err;
 	}
 	say_msecs("suspend", start);
-	if (pm_test_level == TEST_DEVICES)
+	if (pm_test_level == TEST_DEVICES) {
 		suspend_test_wait();
-	else
-		err = suspend_enter();
+	} else {
+		err = disable_nonboot_cpus();
+		if (!err && pm_test_level == TEST_CPUS)
+			suspend_test_wait();
+		else if (!err)
+			err = suspend_enter();
+		enable_nonboot_cpus();
+	}
 	start = ktime_get_ns();
 	device_resume();
 	say_msecs("resume", start);

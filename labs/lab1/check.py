@@ -34,6 +34,17 @@ def reads_default(s):
     expect_eq(s.text("cat " + FILE), "4096", "cat " + FILE)
 
 
+reads_default.points = 2
+
+
+def ends_with_newline(s):
+    """it reads as one line: the value and a newline, as every sysfs file"""
+    s.fresh()
+    out = s.run("cat " + FILE)
+    expect(out.endswith("\n"), "cat %s printed %r: show must end its text with \\n, or the value "
+           "runs into whatever is printed next (here the prompt)" % (FILE, out))
+
+
 def follows_parameter(s):
     """after `modprobe sbd nr=2 size=1024`, sbd0 and sbd1 both show 1024"""
     s.fresh()
@@ -42,6 +53,9 @@ def follows_parameter(s):
     expect("ERROR" not in out, "modprobe failed:\n" + out)
     for d in ("sbd0", "sbd1"):
         expect_eq(s.text("cat /sys/class/sbd/%s/size_kb" % d), "1024", "cat size_kb of " + d)
+
+
+follows_parameter.points = 2
 
 
 def refuses_writes(s):
@@ -75,7 +89,7 @@ def no_leaks(s):
     expect_same(before, after)
 
 
-CHECKS = [exists, read_only_mode, reads_default, follows_parameter, refuses_writes,
+CHECKS = [exists, read_only_mode, reads_default, ends_with_newline, follows_parameter, refuses_writes,
           others_still_work, no_leaks]
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def rules_load(s):
     expect("No such file" not in out, "cat %s: %s\nwrite etc/udev/rules.d/70-backup.rules in the tree "
                                        "and run make: the build puts etc/ into the kernel" % (RULES, out))
     bad = [l for l in s.lines("dmesg") if "udevd: %s:" % RULES in l]
-    expect(not bad, "udevd refused lines of your file (FILE:LINE: why):\n" + "\n".join(bad))
+    expect(not bad, "udevd refused lines of your file (FILE:LINE why):\n" + "\n".join(bad))
 
 
 def backup_link(s):
@@ -80,6 +80,9 @@ def backup_link(s):
     out = s.text("hexdump -C -n 16 /dev/backup")
     expect("|%s|" % MARK.decode() in out, "hexdump -C -n 16 /dev/backup does not show the backup "
                                           "disk's first bytes:\n" + out)
+
+
+backup_link.points = 2
 
 
 def partition_links(s):
@@ -129,6 +132,9 @@ def links_follow_the_slot(s):
     alone = {name: "vda" + target[len(BACKUP):] for name, target in LINKS.items()}
     expect_eq(links(s), alone, "the backup* links with slot 5's disk booted alone, as vda "
                                "(a rule that names vdc, or any name, follows the name, not the slot)")
+
+
+links_follow_the_slot.points = 3
 
 
 CHECKS = [rules_load, backup_link, partition_links, udevadm_shows_it, change_keeps_links,

@@ -129,6 +129,9 @@ def change_event(s):
     expect_eq(link, "../../vdb", "readlink /dev/disk/by-id/virtio-lab11-vdb after the change event")
 
 
+change_event.points = 2
+
+
 def from_work(s):
     """the event is sent from deferred work: ps lists virtblk_config_changed_work as run"""
     boot(s)
@@ -136,6 +139,9 @@ def from_work(s):
     runs = re.search(r"^ *(\d+) virtblk_config_changed_work$", s.run("ps"), re.M)
     expect(runs and int(runs.group(1)) >= 1, "ps does not list virtblk_config_changed_work among the "
            "work run since boot: schedule it from virtblk_config_changed\n" + s.run("ps"))
+
+
+from_work.points = 3
 
 
 CHECKS = [follows_msix, follows_intx, io_uses_the_new_size, change_event, from_work]

@@ -44,6 +44,9 @@ def stores_value(s):
     expect_eq(read_ios(s) - before, 4, "read I/Os in stat after `blk read sbd0 0 32`")
 
 
+stores_value.points = 3
+
+
 def limits(s):
     """0 and 256 are accepted; 0 means one request again"""
     s.fresh()
@@ -64,6 +67,9 @@ def rejects_bad_input(s):
         expect_eq(s.text("cat " + FILE), "16", "max_sectors after the refused echo %s" % bad)
 
 
+rejects_bad_input.points = 2
+
+
 def per_disk(s):
     """each disk has its own limit (sbd.nr=2: writing sbd0's leaves sbd1's alone)"""
     s.fresh("sbd.nr=2")
@@ -72,6 +78,9 @@ def per_disk(s):
     before = read_ios(s, "sbd1")
     s.run("blk read sbd1 0 8")
     expect_eq(read_ios(s, "sbd1") - before, 1, "read I/Os on sbd1 for 8 sectors")
+
+
+per_disk.points = 2
 
 
 def no_leaks(s):

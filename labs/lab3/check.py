@@ -81,6 +81,9 @@ def rmmod_removes(s):
     expect("stat" in s.ls("/sys/class/block/sbd0"), "blkstat's stat went too")
 
 
+rmmod_removes.points = 2
+
+
 def modprobe_adds(s):
     """modprobe blkinfo gives the disks already there their info file again"""
     s.fresh("sbd.nr=2")
@@ -91,12 +94,18 @@ def modprobe_adds(s):
         expect("info" in s.ls("/sys/class/block/" + d), "no info in /sys/class/block/%s" % d)
 
 
+modprobe_adds.points = 2
+
+
 def later_disks(s):
     """a disk that joins the class later gets info too (rmmod sbd; modprobe sbd nr=3)"""
     s.fresh("sbd.nr=2")
     s.run("rmmod sbd")
     s.run("modprobe sbd nr=3 size=64")
     expect_eq(s.text("cat /sys/class/block/sbd2/info"), expected_info(s, "sbd2"), "cat sbd2/info")
+
+
+later_disks.points = 2
 
 
 def label_file(s):
@@ -121,6 +130,9 @@ def label_store(s):
     expect_eq(s.text("cat /sys/class/block/sbd0/label"), "root", "sbd0/label after the refused write")
 
 
+label_store.points = 2
+
+
 def label_goes_with_the_disk(s):
     """a disk that leaves takes its label along: after rmmod sbd; modprobe sbd nr=2 it is empty"""
     s.fresh("sbd.nr=2")
@@ -128,6 +140,9 @@ def label_goes_with_the_disk(s):
     s.run("rmmod sbd")
     s.run("modprobe sbd nr=2")
     expect_eq(s.text("cat /sys/class/block/sbd1/label"), "", "cat sbd1/label of the new sbd1")
+
+
+label_goes_with_the_disk.points = 2
 
 
 def no_leaks(s):
@@ -150,6 +165,9 @@ def no_leaks(s):
         s.run("modprobe sbd")
     after = s.snapshot()
     expect_same(before, after)
+
+
+no_leaks.points = 2
 
 
 CHECKS = [loaded, every_disk, content, follows_ro, read_only, label_file, label_store,

@@ -82,12 +82,18 @@ def walk_survives(s):
     expect_walk_ended(s, first=True)
 
 
+walk_survives.points = 2
+
+
 def no_bug(s):
     """no step prints BUG or WARNING (a double free, a use after free, a class left with devices)"""
     for step in expect_walk_ended(s):
         m = TROUBLE.search(step["out"])
         expect(not m, "at `failslab %d %s`:\n%s" % (step["n"], LOAD, "\n".join(
             step["out"].split("\n")[max(0, step["out"][:m.start()].count("\n") - 2):][:14]) if m else ""))
+
+
+no_bug.points = 2
 
 
 def no_leak(s):
@@ -106,6 +112,9 @@ def no_leak(s):
                 raise AssertionError("after `failslab %d %s`:\n%s\n%s" % (
                     step["n"], LOAD, "\n".join(out.strip().split("\n")[-6:]), e))
             expect(False, "after `failslab %d %s` the figures differ" % (step["n"], LOAD))
+
+
+no_leak.points = 3
 
 
 def refused_cleanly(s):

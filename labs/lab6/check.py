@@ -66,6 +66,9 @@ def links_into_devices(s):
               "readlink %s/zone0/subsystem" % VIRT)
 
 
+links_into_devices.points = 2
+
+
 def same_attributes(s):
     """each zone has type and temp (-r--r--r--) and trip (-rw-r--r--), with the old values"""
     s.fresh()
@@ -102,6 +105,9 @@ def same_event_vars(s):
               "cat zone0/uevent")
 
 
+same_event_vars.points = 2
+
+
 def change_event(s):
     """a new trip sends a change event with the new THERMO_TRIP"""
     s.fresh()
@@ -119,6 +125,9 @@ def old_api_gone(s):
     expect(not old, "drivers/misc/kthermo.c still uses the article's API: %s" % ", ".join(old))
     new = [w for w in NEW_API if w not in code]
     expect(not new, "drivers/misc/kthermo.c does not use %s" % ", ".join(new))
+
+
+old_api_gone.points = 2
 
 
 def released_on_rmmod(s):

@@ -50,6 +50,9 @@ def node_exists(s):
                                                       "for a free one" % major)
 
 
+node_exists.points = 2
+
+
 def sysfs_links(s):
     """/sys/class/kobold/kobold links to /sys/devices/virtual/kobold/kobold, whose dev matches the node"""
     s.fresh()
@@ -80,6 +83,9 @@ def read_ends(s):
     out = s.text("dd if=%s of=/tmp/k bs=1" % DEV)
     expect(out.startswith("15+0 records in\n15+0 records out"), "dd if=%s bs=1 printed:\n%s" % (DEV, out))
     expect_eq(s.text("cat /tmp/k"), "opened 2 times", "cat /tmp/k after dd bs=1")
+
+
+read_ends.points = 2
 
 
 def write_resets(s):
@@ -123,6 +129,9 @@ def pinned_while_open(s):
     expect_eq(s.text("rmmod kobold"), "", "rmmod kobold after close")
 
 
+pinned_while_open.points = 2
+
+
 def node_follows_module(s):
     """rmmod removes /dev/kobold and /sys/class/kobold; modprobe brings them back"""
     s.fresh()
@@ -156,6 +165,7 @@ def no_leaks(s):
 
 
 no_leaks.points = 2
+
 
 CHECKS = [node_exists, sysfs_links, cat_counts, read_ends, write_resets, bad_writes_refused,
           pinned_while_open, node_follows_module, no_leaks]

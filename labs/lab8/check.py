@@ -84,6 +84,9 @@ def bound(s):
               "readlink %s/pcspkr" % DRV)
 
 
+bound.points = 2
+
+
 def input_device(s):
     """probe registers the input device PC Speaker below it: name, phys, id/"""
     machine(s)
@@ -112,6 +115,9 @@ def tone_sounds(s):
     expect_eq(s.text("echo 0 > %s/tone" % DEV), "", "echo 0 > %s/tone" % DEV)
     expect(not sounding(s), "after echo 0 > tone, port 0x61 reads 0x%02x" % port(s, 0x61))
     expect_eq(s.text("cat %s/tone" % DEV), "0", "cat %s/tone after echo 0" % DEV)
+
+
+tone_sounds.points = 2
 
 
 def tone_refused(s):

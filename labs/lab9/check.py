@@ -105,6 +105,9 @@ def fans_stop_first(s):
     fans_stop_first.down = down
 
 
+fans_stop_first.points = 2
+
+
 def chip_power(s):
     """the controller's suspend powers the chip off, last; its resume powers it on, first"""
     down, up = halves(s)
@@ -112,6 +115,9 @@ def chip_power(s):
               "(the steps:\n  %s\n)" % show(down))
     expect_eq(up[:2], [("resume", "kfan"), ("chip", "power on")], "the start of the resume "
               "(the steps:\n  %s\n)" % show(up))
+
+
+chip_power.points = 2
 
 
 def speeds_restored(s):
@@ -124,6 +130,9 @@ def speeds_restored(s):
                "kfan-fan.%d's resume did not set it to %d rpm (chip: fan%d %d rpm):\n  %s"
                % (i, rpm, i, rpm, show(up)))
     expect_eq(pm_run(s)[2], [str(v) for v in SPEEDS.values()], "the speeds after the suspend")
+
+
+speeds_restored.points = 2
 
 
 def failed_suspend_undone(s):
@@ -147,6 +156,9 @@ def failed_suspend_undone(s):
     s.run("modprobe kfan stuck=-1")
     errors, steps = suspend(s)
     expect(not errors, "after modprobe kfan stuck=-1, echo mem > /sys/power/state printed: %s" % errors)
+
+
+failed_suspend_undone.points = 3
 
 
 def no_leaks(s):

@@ -1,13 +1,16 @@
-"""linux_guest.py: a minimal Linux guest for comparison benchmarks.
+"""linux_guest.py: a minimal Linux guest to compare Kobold with (make bench,
+make udev-compare).
 
 It is assembled from Debian's own packages (linux-image-amd64 and
-busybox-static, fetched with `apt-get download`): the kernel, and an
-initramfs holding busybox, the virtio modules and an /init that runs the
-commands it is given and powers off. Everything is cached under build/bench.
+busybox-static, fetched with `apt-get download`, and any others asked for):
+the kernel, and an initramfs holding busybox, the virtio modules and an /init
+that runs the commands it is given and powers off. Everything is cached in
+the directory the caller names.
 """
 import glob
 import gzip
 import os
+import re
 import shutil
 import subprocess
 
@@ -26,11 +29,13 @@ def _run(cmd, cwd=None):
     return p.stdout
 
 
-def fetch(cache):
-    """Downloads and unpacks the two packages once; returns (vmlinuz, root dir)."""
+def fetch(cache, packages=()):
+    """Downloads and unpacks the kernel, busybox-static and packages once;
+    returns (vmlinuz, root dir)."""
     root = os.path.join(cache, "root")
     done = os.path.join(cache, ".unpacked")
-    if not os.path.exists(done):
+    wanted = " ".join(packages)
+    if not os.path.exists(done) or open(done).read() != wanted:
         os.makedirs(cache, exist_ok=True)
         image = _run(["apt-cache", "depends", "linux-image-amd64"])
         pkgs = [l.split()[-1] for l in image.splitlines() if "Depends: linux-image-" in l]
@@ -38,11 +43,12 @@ def fetch(cache):
             raise Unavailable("apt-cache knows no linux-image-amd64 (run apt-get update)")
         for old in glob.glob(os.path.join(cache, "*.deb")):
             os.unlink(old)
-        _run(["apt-get", "download", pkgs[0], "busybox-static"], cwd=cache)
+        _run(["apt-get", "download", pkgs[0], "busybox-static"] + list(packages), cwd=cache)
         shutil.rmtree(root, ignore_errors=True)
         for deb in glob.glob(os.path.join(cache, "*.deb")):
             _run(["dpkg-deb", "-x", deb, root])
-        open(done, "w").close()
+        with open(done, "w") as f:
+            f.write(wanted)
     vmlinuz = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")))
     if not vmlinuz:
         raise Unavailable("no vmlinuz in the unpacked package")
@@ -58,6 +64,31 @@ def _cpio_entry(out, name, mode, data=b"", ino=[1]):
     out.write(b"\0" * ((4 - (len(hdr) + len(name) + 1) % 4) % 4))
     out.write(data)
     out.write(b"\0" * ((4 - len(data) % 4) % 4))
+
+
+def libraries(root, binaries):
+    """The shared libraries the binaries (paths below root) need, as
+    {name in the archive: host path}: found in root first, else on the host
+    (Debian 12 amd64, the guest's own release), as the dynamic linker would."""
+    libdirs = [os.path.join(root, d) for d in ("lib/x86_64-linux-gnu", "usr/lib/x86_64-linux-gnu",
+                                               "lib/x86_64-linux-gnu/systemd")]
+    env = dict(os.environ, LD_LIBRARY_PATH=":".join(libdirs))
+    found = {}
+    for b in binaries:
+        p = subprocess.run(["ldd", os.path.join(root, b)], capture_output=True, text=True, env=env)
+        if p.returncode != 0:
+            raise Unavailable("ldd %s: %s" % (b, p.stderr.strip()))
+        for line in p.stdout.splitlines():
+            m = re.match(r"\s*(\S+)(?: => (\S+))? \(0x", line)
+            if not m or m.group(1).startswith("linux-vdso"):
+                continue
+            if m.group(2) == "not" or (m.group(2) is None and not m.group(1).startswith("/")):
+                raise Unavailable("%s needs %s, found nowhere" % (b, m.group(1)))
+            host = os.path.realpath(m.group(2) or m.group(1))
+            name = m.group(1) if m.group(1).startswith("/") else \
+                "lib/x86_64-linux-gnu/" + m.group(1)
+            found[name.lstrip("/")] = host
+    return found
 
 
 INIT = """#!/bin/busybox sh
@@ -81,7 +112,8 @@ poweroff -f
 
 def initramfs(cache, root, extra=None):
     """Builds the gzip'd initramfs with busybox, the modules, /init and the extra
-    files ({name in the archive: host path}); again only when one of those is newer."""
+    files ({name in the archive: host path}, directories made as needed); again
+    only when one of those is newer."""
     path = os.path.join(cache, "initramfs.cpio.gz")
     extra = extra or {}
     if os.path.exists(path) and all(os.path.getmtime(p) < os.path.getmtime(path)
@@ -96,7 +128,11 @@ def initramfs(cache, root, extra=None):
     if "virtio_blk" not in mods or "virtio_pci" not in mods:
         raise Unavailable("virtio modules not found in the kernel package")
     with gzip.open(path + ".tmp", "wb") as out:
-        for d in ["bin", "lib", "proc", "sys", "dev", "tmp"]:
+        dirs = {"bin", "lib", "proc", "sys", "dev", "tmp"}
+        for name in extra:
+            parts = name.split("/")[:-1]
+            dirs.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        for d in sorted(dirs):
             _cpio_entry(out, d, 0o040755)
         with open(os.path.join(root, "bin", "busybox"), "rb") as f:
             _cpio_entry(out, "bin/busybox", 0o100755, f.read())

@@ -8,6 +8,7 @@
  */
 #include <kobold/aio.h>
 #include <kobold/blkdev.h>
+#include <kobold/genhd.h>
 #include <kobold/errno.h>
 #include <kobold/init.h>
 #include <kobold/ktest.h>
@@ -31,6 +32,7 @@ static struct {
 	bool end_at_once;    /* each piece ends inside submit, as an interrupt might */
 	int completions;
 	ssize_t res;
+	struct block_device bdev; /* what open() puts in the file: the whole disk */
 	struct file file;
 	struct kiocb iocb;
 	bool registered_here;
@@ -84,7 +86,8 @@ static int aio_init(struct ktest *t)
 	aio.disk->fops = &aio_fops;
 	aio.disk->max_sectors = AIO_MAX_SECTORS;
 	set_capacity(aio.disk, 1000);
-	aio.file = (struct file){ .f_op = &def_blk_fops, .f_flags = O_RDWR, .private_data = aio.disk };
+	aio.bdev = (struct block_device){ .bd_disk = aio.disk };
+	aio.file = (struct file){ .f_op = &def_blk_fops, .f_flags = O_RDWR, .private_data = &aio.bdev };
 	aio.iocb = (struct kiocb){ .ki_filp = &aio.file, .ki_complete = aio_done };
 	host_idle_hook = aio_idle;
 	return add_disk(aio.disk);

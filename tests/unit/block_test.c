@@ -192,8 +192,8 @@ static void add_disk_fills_the_block_class(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, buf, "0\n");
 	KTEST_EXPECT_TRUE(t, t_cat("/sys/class/block/fake0/removable", buf, sizeof(buf)) > 0);
 	KTEST_EXPECT_STREQ(t, buf, "0\n");
-	KTEST_EXPECT_TRUE(t, t_cat("/sys/class/block/fake0/uevent", buf, sizeof(buf)) > 0);
-	KTEST_EXPECT_STREQ(t, buf, "MAJOR=240\nMINOR=3\nDEVNAME=fake0\n");
+	KTEST_EXPECT_EQ(t, t_uevent("/sys/class/block/fake0/uevent", buf, sizeof(buf)), 0);
+	KTEST_EXPECT_STREQ(t, buf, "MAJOR=240\nMINOR=3\nDEVNAME=fake0\nDEVTYPE=disk\n");
 	del_gendisk(d);
 	KTEST_EXPECT_EQ(t, t_cat("/sys/class/block/fake0/dev", buf, sizeof(buf)), -ENOENT);
 	put_disk(d);

@@ -117,24 +117,24 @@ static void bus_device_then_driver_binds(struct ktest *t)
 	KTEST_EXPECT_PTR_EQ(t, d->dev.driver, &kt_drv);
 	KTEST_EXPECT_EQ(t, probes, 1);
 	KTEST_EXPECT_EQ(t, t_readlink("/sys/bus/ktest_bus/devices/ktdev0", buf, sizeof(buf)) > 0, 1);
-	KTEST_EXPECT_STREQ(t, buf, "../../../devices/virtual/ktdev0");
-	t_readlink("/sys/devices/virtual/ktdev0/driver", buf, sizeof(buf));
-	KTEST_EXPECT_STREQ(t, buf, "../../../bus/ktest_bus/drivers/ktdrv");
-	t_readlink("/sys/devices/virtual/ktdev0/subsystem", buf, sizeof(buf));
-	KTEST_EXPECT_STREQ(t, buf, "../../../bus/ktest_bus");
+	KTEST_EXPECT_STREQ(t, buf, "../../../devices/ktdev0");
+	t_readlink("/sys/devices/ktdev0/driver", buf, sizeof(buf));
+	KTEST_EXPECT_STREQ(t, buf, "../../bus/ktest_bus/drivers/ktdrv");
+	t_readlink("/sys/devices/ktdev0/subsystem", buf, sizeof(buf));
+	KTEST_EXPECT_STREQ(t, buf, "../../bus/ktest_bus");
 	t_readlink("/sys/bus/ktest_bus/drivers/ktdrv/ktdev0", buf, sizeof(buf));
-	KTEST_EXPECT_STREQ(t, buf, "../../../../devices/virtual/ktdev0");
+	KTEST_EXPECT_STREQ(t, buf, "../../../../devices/ktdev0");
 	t_cat("/sys/bus/ktest_bus/devices/ktdev0/id", buf, sizeof(buf));
 	KTEST_EXPECT_STREQ(t, buf, "ktdev0\n");
 	driver_unregister(&kt_drv); /* unbinds: remove runs, links go */
 	KTEST_EXPECT_EQ(t, removes, 1);
 	KTEST_EXPECT_TRUE(t, d->dev.driver == NULL);
-	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/virtual/ktdev0/driver"), -ENOENT);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/ktdev0/driver"), -ENOENT);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/bus/ktest_bus/drivers/ktdrv"), -ENOENT);
 	device_unregister(&d->dev);
 	KTEST_EXPECT_EQ(t, d->releases, 1);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/bus/ktest_bus/devices/ktdev0"), -ENOENT);
-	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/virtual/ktdev0"), -ENOENT);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/ktdev0"), -ENOENT);
 	kfree(d);
 }
 
@@ -156,7 +156,7 @@ static void bus_driver_then_device_binds_and_probe_errors(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, log_search(seq, "probe of ktdev2 failed with error -5"));
 	KTEST_EXPECT_TRUE(t, other->dev.driver == NULL); /* no match: no probe */
 	KTEST_EXPECT_EQ(t, probes, 2);
-	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/virtual/ktdev2/driver"), -ENOENT);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/ktdev2/driver"), -ENOENT);
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/bus/ktest_bus/drivers/ktdrv/info"), 0);
 	device_unregister(&ok->dev); /* remove runs before the device goes */
 	KTEST_EXPECT_EQ(t, removes, 1);
@@ -230,15 +230,15 @@ static void bus_device_events(struct ktest *t)
 	t_events_start(&e);
 	KTEST_ASSERT_EQ(t, device_register(&d->dev), 0);
 	KTEST_EXPECT_EQ(t, e.n, 1);
-	KTEST_EXPECT_TRUE(t, t_event_has(&e, 0, "ACTION=add|DEVPATH=/devices/virtual/ktev|SUBSYSTEM=ktest_bus|SEQNUM="));
+	KTEST_EXPECT_TRUE(t, t_event_has(&e, 0, "ACTION=add|DEVPATH=/devices/ktev|SUBSYSTEM=ktest_bus|SEQNUM="));
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, 0, "|MAJOR=240|MINOR=3|KTEST_BUS_ID=ktev|"));
-	t_cat("/sys/devices/virtual/ktev/dev", buf, sizeof(buf));
+	t_cat("/sys/devices/ktev/dev", buf, sizeof(buf));
 	KTEST_EXPECT_STREQ(t, buf, "240:3\n");
-	t_cat("/sys/devices/virtual/ktev/uevent", buf, sizeof(buf));
+	t_cat("/sys/devices/ktev/uevent", buf, sizeof(buf));
 	KTEST_EXPECT_STREQ(t, buf, "MAJOR=240\nMINOR=3\nKTEST_BUS_ID=ktev\n");
 	device_unregister(&d->dev);
 	KTEST_EXPECT_EQ(t, e.n, 2);
-	KTEST_EXPECT_TRUE(t, t_event_has(&e, 1, "ACTION=remove|DEVPATH=/devices/virtual/ktev|SUBSYSTEM=ktest_bus|"));
+	KTEST_EXPECT_TRUE(t, t_event_has(&e, 1, "ACTION=remove|DEVPATH=/devices/ktev|SUBSYSTEM=ktest_bus|"));
 	t_events_stop(&e);
 	kfree(d);
 }

@@ -112,7 +112,8 @@ static void class_device_directory_and_attributes(struct ktest *t)
 	t_cat("/sys/class/ktest_class/ktcd0/version", buf, sizeof(buf));
 	KTEST_EXPECT_STREQ(t, buf, "2.5\n");
 	KTEST_EXPECT_EQ(t, t_echo("/sys/class/ktest_class/ktcd0/extra", "x"), -EACCES);
-	t_cat("/sys/class/ktest_class/ktcd0/uevent", buf, sizeof(buf));
+	KTEST_EXPECT_EQ(t, t_cat("/sys/class/ktest_class/ktcd0/uevent", buf, sizeof(buf)), -EACCES);
+	t_uevent("/sys/class/ktest_class/ktcd0/uevent", buf, sizeof(buf));
 	KTEST_EXPECT_STREQ(t, buf, "MAJOR=250\nMINOR=7\nDEVNAME=ktcd0\n");
 	KTEST_ASSERT_EQ(t, sysfs_lookup(NULL, "/sys/class/ktest_class/ktcd0", true, &dir), 0);
 	for (sd = sysfs_dirent_first_child(dir); sd; sd = sysfs_dirent_next(sd))
@@ -129,10 +130,16 @@ static void class_device_directory_and_attributes(struct ktest *t)
 	kfree(c);
 }
 
-static void class_device_links_to_device_and_driver(struct ktest *t)
+/*
+ * 2.6.15's links: "device" to the device and "CLASS:ID" back from it; no
+ * "driver" link (2.6.12 removed it). The events name the device behind it
+ * (PHYSDEVPATH, PHYSDEVBUS, PHYSDEVDRIVER, 2.6.10 on).
+ */
+static void class_device_links_to_device_and_back(struct ktest *t)
 {
 	struct device *dev = kzalloc(sizeof(*dev));
 	struct tcd *c = tcd_new(&kt_class, "ktcd1");
+	struct t_events ev;
 	char buf[96];
 
 	KTEST_ASSERT_TRUE(t, dev && c);
@@ -144,18 +151,53 @@ static void class_device_links_to_device_and_driver(struct ktest *t)
 	KTEST_ASSERT_EQ(t, device_register(dev), 0); /* no match(): binds to ktcdrv */
 	KTEST_ASSERT_TRUE(t, dev->driver == &kt_cdrv);
 	c->cd.dev = dev;
+	t_events_start(&ev);
 	KTEST_ASSERT_EQ(t, class_device_register(&c->cd), 0);
 	t_readlink("/sys/class/ktest_class/ktcd1/device", buf, sizeof(buf));
-	KTEST_EXPECT_STREQ(t, buf, "../../../devices/virtual/ktphys");
-	t_readlink("/sys/class/ktest_class/ktcd1/driver", buf, sizeof(buf));
-	KTEST_EXPECT_STREQ(t, buf, "../../../bus/ktest_cbus/drivers/ktcdrv");
+	KTEST_EXPECT_STREQ(t, buf, "../../../devices/ktphys");
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktcd1/driver"), -ENOENT);
+	t_readlink("/sys/devices/ktphys/ktest_class:ktcd1", buf, sizeof(buf));
+	KTEST_EXPECT_STREQ(t, buf, "../../class/ktest_class/ktcd1");
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktcd1/device/subsystem"), 0);
+	KTEST_EXPECT_TRUE(t, t_event_has(&ev, 0, "ACTION=add|DEVPATH=/class/ktest_class/ktcd1|"
+						 "SUBSYSTEM=ktest_class|SEQNUM="));
+	KTEST_EXPECT_TRUE(t, t_event_has(&ev, 0, "|PHYSDEVPATH=/devices/ktphys|"
+						 "PHYSDEVBUS=ktest_cbus|PHYSDEVDRIVER=ktcdrv|"));
 	class_device_unregister(&c->cd);
+	t_events_stop(&ev);
+	KTEST_EXPECT_TRUE(t, t_event_has(&ev, 1, "ACTION=remove|"));
+	KTEST_EXPECT_TRUE(t, t_event_has(&ev, 1, "|PHYSDEVPATH=/devices/ktphys|"));
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktcd1"), -ENOENT);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/devices/ktphys/ktest_class:ktcd1"), -ENOENT);
 	device_unregister(dev);
 	driver_unregister(&kt_cdrv);
 	bus_unregister(&kt_cbus);
 	kfree(c);
+}
+
+/* 2.6.14's class_device.parent: the child's directory is inside its parent's. */
+static void class_device_inside_its_parent(struct ktest *t)
+{
+	struct tcd *p = tcd_new(&kt_class, "ktpar"), *c = tcd_new(&kt_class, "ktkid");
+	struct t_events ev;
+
+	KTEST_ASSERT_TRUE(t, p && c);
+	p->cd.release = tcd_own_release;
+	c->cd.release = tcd_own_release;
+	c->cd.parent = &p->cd;
+	KTEST_ASSERT_EQ(t, class_device_register(&p->cd), 0);
+	t_events_start(&ev);
+	KTEST_ASSERT_EQ(t, class_device_register(&c->cd), 0);
+	t_events_stop(&ev);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktpar/ktkid/uevent"), 0);
+	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/ktest_class/ktkid"), -ENOENT);
+	KTEST_EXPECT_TRUE(t, t_event_has(&ev, 0, "ACTION=add|DEVPATH=/class/ktest_class/ktpar/ktkid|"
+						 "SUBSYSTEM=ktest_class|"));
+	class_device_unregister(&c->cd);
+	class_device_unregister(&p->cd);
+	KTEST_EXPECT_EQ(t, c->own_releases + p->own_releases, 2);
+	kfree(c);
+	kfree(p);
 }
 
 static void class_device_release_choices(struct ktest *t)
@@ -233,7 +275,8 @@ static void class_device_stale_open_file(struct ktest *t)
 
 static const struct ktest_case class_cases[] = {
 	KTEST_CASE(class_device_directory_and_attributes),
-	KTEST_CASE(class_device_links_to_device_and_driver),
+	KTEST_CASE(class_device_links_to_device_and_back),
+	KTEST_CASE(class_device_inside_its_parent),
 	KTEST_CASE(class_device_release_choices),
 	KTEST_CASE(class_device_bad_names),
 	KTEST_CASE(class_device_stale_open_file),

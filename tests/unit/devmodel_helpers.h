@@ -28,6 +28,20 @@ static inline ssize_t t_cat(const char *path, char *buf, size_t size)
 	return n;
 }
 
+/* The keys behind a uevent file (a class device's is write-only), as udev reads them. */
+static inline int t_uevent(const char *path, char *buf, size_t size)
+{
+	struct sysfs_dirent *sd;
+	int err = sysfs_lookup(NULL, path, true, &sd);
+
+	buf[0] = '\0';
+	if (err)
+		return err;
+	err = sysfs_read_uevent(sd, buf, size);
+	sysfs_put(sd);
+	return err;
+}
+
 static inline ssize_t t_write_bytes(const char *path, const char *data, size_t len)
 {
 	struct sysfs_dirent *sd;

@@ -259,12 +259,35 @@ static void interface_trace_shows_the_2_6_15_order(struct ktest *t)
 	class_unregister(&kt_ifclass);
 }
 
+/*
+ * As 2.6's class_interface_register (class_get) and _unregister (class_put):
+ * the interface pins its class, so a class destroyed before its interface is
+ * unregistered stays in memory until then (the host run catches a use after
+ * free under ASan).
+ */
+static void interface_pins_its_class(struct ktest *t)
+{
+	struct class_interface intf = { .add = add3, .remove = remove3 };
+	struct class *cls = class_create(NULL, "ktest_ifpin");
+	unsigned int refs;
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(cls));
+	refs = kobject_refcount(&cls->subsys.kobj);
+	intf.class = cls;
+	KTEST_ASSERT_EQ(t, class_interface_register(&intf), 0);
+	KTEST_EXPECT_EQ(t, kobject_refcount(&cls->subsys.kobj), refs + 1);
+	class_destroy(cls);
+	KTEST_EXPECT_EQ(t, kobject_refcount(&cls->subsys.kobj), 1);
+	class_interface_unregister(&intf); /* drops the last reference */
+}
+
 static const struct ktest_case interface_cases[] = {
 	KTEST_CASE(interface_sees_devices_before_and_after),
 	KTEST_CASE(interface_needs_a_registered_class),
 	KTEST_CASE(interface_failed_add_rolls_back),
 	KTEST_CASE(interface_unregister_twice_warns),
 	KTEST_CASE(interface_trace_shows_the_2_6_15_order),
+	KTEST_CASE(interface_pins_its_class),
 	KTEST_END,
 };
 

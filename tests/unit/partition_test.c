@@ -121,8 +121,10 @@ static void mbr_refuses_what_cannot_be(struct ktest *t)
 	KTEST_EXPECT_EQ(t, s->parts[1].size, 200);
 	KTEST_EXPECT_EQ(t, s->parts[2].size, 0);
 	KTEST_EXPECT_EQ(t, s->parts[3].size, 0);
-	KTEST_EXPECT_EQ(t, s->parts[4].size, 0);
+	KTEST_EXPECT_EQ(t, s->parts[4].from, 2000);
+	KTEST_EXPECT_EQ(t, s->parts[4].size, 48); /* cut at the end, as Linux */
 	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: tp2 overlaps tp1: skipped"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: tp4: sectors 2000+4294967295 run past the end of the disk (2048): truncated to 48"));
 	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: tp3: sectors 2048+10 beyond the end of the disk (2048): skipped"));
 	kfree(s);
 	img[0x1be] = 0x29; /* boot indicator of a FAT boot sector: no table at all */
@@ -165,14 +167,65 @@ static void mbr_extended_loops_and_limits(struct ktest *t)
 		mbr_entry(100 + 20 * i, 0, 0x83, 1, 5);
 		mbr_entry(100 + 20 * i, 1, i < 7 ? 0x05 : 0, 20 * (i + 1), 2);
 	}
+	seq = log_seq();
 	s = parse(6, &ret);
 	KTEST_EXPECT_EQ(t, ret, 1);
 	KTEST_EXPECT_EQ(t, s->parts[5].size, 5);
-	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: partition 6: more partitions than the disk has minors (5): skipped"));
+	KTEST_EXPECT_TRUE(t, log_seq() - seq <= 2); /* the table's line and one message, once a disk */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: partition 6: more partitions than the disk has minors (5): skipped, and any after it"));
 	kfree(s);
 	img[100 * SECT + 510] = 0; /* an EBR without its signature ends the chain */
 	s = parse(16, &ret);
 	KTEST_EXPECT_EQ(t, s->parts[5].size, 0);
+	kfree(s);
+}
+
+/* A link past the disk's end ends its chain: the primaries and the logicals before it stay. */
+static void mbr_extended_past_the_end_keeps_the_good_ones(struct ktest *t)
+{
+	struct parsed_partitions *s;
+	u32 seq = log_seq();
+	int ret;
+
+	mbr_entry(0, 0, 0x83, 64, 100);
+	mbr_entry(0, 1, 0x05, 1024, 5000); /* reaches past the 2048-sector disk */
+	mbr_entry(0, 2, 0x0f, 3000, 10);   /* starts past it */
+	mbr_entry(1024, 0, 0x83, 1, 100);
+	mbr_entry(1024, 1, 0x05, 1500, 2); /* inside the extended entry, past the disk */
+	s = parse(16, &ret);
+	KTEST_ASSERT_TRUE(t, s);
+	KTEST_EXPECT_EQ(t, ret, 1);
+	KTEST_EXPECT_EQ(t, s->parts[1].size, 100);
+	KTEST_EXPECT_EQ(t, s->parts[2].size, 2);
+	KTEST_EXPECT_EQ(t, s->parts[3].size, 0);
+	KTEST_EXPECT_EQ(t, s->parts[5].from, 1025);
+	KTEST_EXPECT_EQ(t, s->parts[5].size, 100);
+	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: extended partition link to sector 2524, beyond the end of the disk: stopped"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: extended partition at sector 3000 unreadable (Input/output error): stopped"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: tp3: sectors 3000+2 beyond the end of the disk (2048): skipped"));
+	kfree(s);
+}
+
+/* Two extended entries: the second chain's logicals number on from the first's, as Linux. */
+static void mbr_two_extended_chains_number_on(struct ktest *t)
+{
+	struct parsed_partitions *s;
+	int ret;
+
+	mbr_entry(0, 0, 0x05, 100, 400);
+	mbr_entry(0, 1, 0x05, 600, 400);
+	mbr_entry(100, 0, 0x83, 1, 10);
+	mbr_entry(100, 1, 0x05, 50, 2);
+	mbr_entry(150, 0, 0x83, 1, 10);
+	mbr_entry(600, 0, 0x83, 1, 20);
+	s = parse(16, &ret);
+	KTEST_ASSERT_TRUE(t, s);
+	KTEST_EXPECT_EQ(t, ret, 1);
+	KTEST_EXPECT_EQ(t, s->parts[5].from, 101);
+	KTEST_EXPECT_EQ(t, s->parts[6].from, 151);
+	KTEST_EXPECT_EQ(t, s->parts[7].from, 601);
+	KTEST_EXPECT_EQ(t, s->parts[7].size, 20);
+	KTEST_EXPECT_STREQ(t, s->line, " tp: tp1 < tp5 tp6 > tp2 < tp7 >");
 	kfree(s);
 }
 
@@ -276,6 +329,27 @@ static int gpt_header_refused(struct ktest *t, int field, u64 value, const char 
 	return parts;
 }
 
+/* No memory for the entries is an error of its own: not a bad primary, no backup used. */
+static void gpt_no_memory_is_not_a_bad_table(struct ktest *t)
+{
+	struct parsed_partitions *s = kzalloc(sizeof(*s));
+	u32 seq = log_seq();
+	int ret;
+
+	KTEST_ASSERT_TRUE(t, s);
+	gpt_entry(0, 34, 533);
+	gpt_finish(128);
+	init_state(s, 16);
+	kmalloc_fail_nth(2); /* efi_partition's sector, then its entries: the entries fail */
+	ret = check_partition(s);
+	kmalloc_fail_nth(0);
+	KTEST_EXPECT_EQ(t, ret, -ENOMEM);
+	KTEST_EXPECT_EQ(t, s->parts[1].size, 0);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "Primary GPT is invalid"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " tp: unable to read partition table: Cannot allocate memory"));
+	kfree(s);
+}
+
 static void gpt_hostile_headers(struct ktest *t)
 {
 	KTEST_EXPECT_EQ(t, gpt_header_refused(t, 12, 0xffffffff, "header size out of range"), 0);
@@ -306,6 +380,7 @@ static void gpt_128_entries_on_a_16_minor_disk(struct ktest *t)
 	KTEST_EXPECT_EQ(t, s->parts[15].size, 10);
 	KTEST_EXPECT_EQ(t, s->parts[2].size, 0);
 	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: GPT: entry 2 outside the usable sectors: skipped"));
+	KTEST_EXPECT_TRUE(t, log_seq() - seq <= 3); /* the table's line, entry 2's, and one for the minors */
 	KTEST_EXPECT_TRUE(t, log_search(seq, "tp: partition 16: more partitions than the disk has minors (15): skipped"));
 	kfree(s);
 }
@@ -471,7 +546,10 @@ static const struct ktest_case partition_cases[] = {
 	KTEST_CASE(mbr_primaries_and_logicals),
 	KTEST_CASE(mbr_refuses_what_cannot_be),
 	KTEST_CASE(mbr_extended_loops_and_limits),
+	KTEST_CASE(mbr_extended_past_the_end_keeps_the_good_ones),
+	KTEST_CASE(mbr_two_extended_chains_number_on),
 	KTEST_CASE(gpt_good_and_backup),
+	KTEST_CASE(gpt_no_memory_is_not_a_bad_table),
 	KTEST_CASE(gpt_hostile_headers),
 	KTEST_CASE(gpt_128_entries_on_a_16_minor_disk),
 	KTEST_CASE(mutated_tables_never_crash),

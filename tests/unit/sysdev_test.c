@@ -1,6 +1,7 @@
 /* sysdev_test.c: system devices: their sysfs names, and sysdev_suspend's order (classes backwards, devices forwards) with a failure undone. */
 #include <kobold/errno.h>
 #include <kobold/ktest.h>
+#include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sysdev.h>
 
@@ -96,10 +97,44 @@ static void sysdev_failed_suspend_resumes_the_suspended(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, log_search(seq, "System device kta1 failed to suspend: error -16"));
 }
 
+/*
+ * failslab's walk over sysdev_register, with names too long for the inline
+ * buffer: each failure warns about nothing and leaks nothing (a lost event
+ * does not fail the registration, as in 2.6).
+ */
+static void sysdev_register_unwinds_under_fault_injection(struct ktest *t)
+{
+	static struct sysdev_class cls = { .name = "ktest_sysdev_long_class" };
+	struct sys_device dev = { .id = 12345, .cls = &cls };
+	unsigned long n, injected, warns = warn_count;
+	struct kmem_stats before, after;
+	int err = -ENOMEM;
+
+	KTEST_ASSERT_EQ(t, sysdev_class_register(&cls), 0);
+	for (n = 1; n < 100; n++) {
+		kmem_get_stats(&before);
+		injected = before.failures;
+		kmalloc_fail_nth(n);
+		err = sysdev_register(&dev);
+		kmalloc_fail_nth(0);
+		if (!err)
+			sysdev_unregister(&dev);
+		kmem_get_stats(&after);
+		KTEST_EXPECT_EQ(t, after.objects_in_use, before.objects_in_use);
+		if (after.failures == injected)
+			break; /* nothing failed: every path was walked */
+	}
+	KTEST_EXPECT_EQ(t, err, 0);
+	KTEST_EXPECT_TRUE(t, n > 1 && n < 100);
+	KTEST_EXPECT_EQ(t, warn_count, warns);
+	sysdev_class_unregister(&cls);
+}
+
 static const struct ktest_case sysdev_cases[] = {
 	KTEST_CASE(sysdev_names_in_sysfs),
 	KTEST_CASE(sysdev_suspend_classes_backwards),
 	KTEST_CASE(sysdev_failed_suspend_resumes_the_suspended),
+	KTEST_CASE(sysdev_register_unwinds_under_fault_injection),
 	KTEST_END,
 };
 

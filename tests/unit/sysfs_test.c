@@ -436,6 +436,38 @@ static void class_device_files_pin_the_class_owner(struct ktest *t)
 	class_unregister(&owned);
 }
 
+static void owned_dev_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+/* 2.6.20's rule: a device bound before its add has uevent and dev owned by its driver's module (parentless and classless: /sys/devices/NAME, as 2.6). */
+static void device_files_pin_the_driver_owner(struct ktest *t)
+{
+	static struct device_driver drv = { .name = "ktest_owner_drv", .owner = &owner_mod };
+	struct device *dev = kzalloc(sizeof(*dev));
+	struct sysfs_open_file *of;
+
+	KTEST_ASSERT_TRUE(t, dev != NULL);
+	strscpy(dev->bus_id, "ktbound", BUS_ID_SIZE);
+	dev->devt = MKDEV(250, 2);
+	dev->driver = &drv;
+	dev->release = owned_dev_release;
+	KTEST_ASSERT_EQ(t, device_register(dev), 0);
+	owner_mod.live = true;
+	owner_mod.refcnt = 0;
+	KTEST_ASSERT_EQ(t, t_open("/sys/devices/ktbound/uevent", &of), 0);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
+	sysfs_close(of);
+	KTEST_ASSERT_EQ(t, t_open("/sys/devices/ktbound/dev", &of), 0);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 1);
+	sysfs_close(of);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 0);
+	owner_mod.live = false;
+	dev->driver = NULL; /* no bus to unbind it from */
+	device_unregister(dev);
+}
+
 static void sysfs_removed_file_gives_enodev(struct ktest *t)
 {
 	struct sobj *a = sobj_add("ktest_rmfile", NULL);
@@ -601,6 +633,7 @@ static const struct ktest_case sysfs_cases[] = {
 	KTEST_CASE(shell_write_all_retries_short_stores),
 	KTEST_CASE(sysfs_open_pins_the_owner_module),
 	KTEST_CASE(class_device_files_pin_the_class_owner),
+	KTEST_CASE(device_files_pin_the_driver_owner),
 	KTEST_CASE(sysfs_removed_file_gives_enodev),
 	KTEST_CASE(sysfs_remove_dir_takes_everything_below),
 	KTEST_CASE(sysfs_group_without_name_adds_to_the_dir),

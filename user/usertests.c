@@ -1,0 +1,515 @@
+/*
+ * usertests.c: the system calls user space relies on, each test a small
+ * program of its own with the result Linux gives, after xv6's usertests.
+ * Built with `gcc -m32 -static` (make user); the same binary runs on
+ * Debian's i386 Linux (make usertests-linux) and, with processes, on
+ * Kobold, so that every expectation here is Linux's behaviour.
+ *
+ *   usertests [NAME...]     all tests, or those named; prints "ok NAME" or
+ *                           "FAIL NAME: why", then "usertests: N passed, N failed"
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *failure;
+
+/* Fails the running test with a reason, returning from it. */
+#define CHECK(cond)                      \
+	do {                             \
+		if (!(cond)) {           \
+			failure = #cond; \
+			return;          \
+		}                        \
+	} while (0)
+
+#define TMP "/tmp/usertests"
+
+/* ---- files ---- */
+
+static void write_read_lseek(void)
+{
+	char buf[16] = { 0 };
+	int fd = open(TMP "-f", O_CREAT | O_TRUNC | O_RDWR, 0644);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "hello, world", 12) == 12);
+	CHECK(lseek(fd, 7, SEEK_SET) == 7);
+	CHECK(read(fd, buf, sizeof(buf)) == 5 && memcmp(buf, "world", 5) == 0);
+	CHECK(read(fd, buf, sizeof(buf)) == 0); /* end of file */
+	CHECK(lseek(fd, -1, SEEK_SET) == -1 && errno == EINVAL);
+	CHECK(close(fd) == 0);
+	CHECK(unlink(TMP "-f") == 0);
+}
+
+static void bad_fd(void)
+{
+	char c;
+
+	CHECK(read(-1, &c, 1) == -1 && errno == EBADF);
+	CHECK(write(1000, &c, 1) == -1 && errno == EBADF);
+	CHECK(close(1000) == -1 && errno == EBADF);
+	CHECK(dup2(1000, 5) == -1 && errno == EBADF);
+}
+
+static void open_errors(void)
+{
+	CHECK(open("/nonexistent/x", O_RDONLY) == -1 && errno == ENOENT);
+	CHECK(open("/proc/self/nonexistent", O_RDONLY) == -1 && errno == ENOENT);
+	CHECK(mkdir(TMP "-d", 0755) == 0);
+	CHECK(open(TMP "-d", O_WRONLY) == -1 && errno == EISDIR);
+	CHECK(open(TMP "-d/x/y", O_CREAT | O_WRONLY, 0644) == -1 && errno == ENOENT);
+	CHECK(mkdir(TMP "-d", 0755) == -1 && errno == EEXIST);
+	CHECK(rmdir(TMP "-d") == 0);
+}
+
+static void stat_and_getdents(void)
+{
+	struct stat st;
+	struct dirent *d;
+	DIR *dir;
+	int seen = 0;
+
+	CHECK(mkdir(TMP "-s", 0755) == 0);
+	CHECK(close(open(TMP "-s/a", O_CREAT | O_WRONLY, 0600)) == 0);
+	CHECK(stat(TMP "-s/a", &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+	CHECK((st.st_mode & 0777) == 0600);
+	CHECK(stat(TMP "-s", &st) == 0 && S_ISDIR(st.st_mode));
+	CHECK((dir = opendir(TMP "-s")) != NULL);
+	while ((d = readdir(dir)))
+		seen |= strcmp(d->d_name, "a") == 0 ? 1 : strcmp(d->d_name, ".") == 0 ? 2
+										      : 0;
+	closedir(dir);
+	CHECK(seen == 3);
+	CHECK(rmdir(TMP "-s") == -1 && errno == ENOTEMPTY);
+	CHECK(unlink(TMP "-s/a") == 0 && rmdir(TMP "-s") == 0);
+}
+
+static void rename_symlink_readlink(void)
+{
+	char buf[64];
+	ssize_t n;
+
+	CHECK(close(open(TMP "-r1", O_CREAT | O_WRONLY, 0644)) == 0);
+	CHECK(rename(TMP "-r1", TMP "-r2") == 0);
+	CHECK(access(TMP "-r1", F_OK) == -1 && errno == ENOENT);
+	CHECK(symlink(TMP "-r2", TMP "-l") == 0);
+	CHECK((n = readlink(TMP "-l", buf, sizeof(buf))) == (ssize_t)strlen(TMP "-r2"));
+	CHECK(memcmp(buf, TMP "-r2", (size_t)n) == 0);
+	CHECK(readlink(TMP "-r2", buf, sizeof(buf)) == -1 && errno == EINVAL);
+	CHECK(unlink(TMP "-l") == 0 && unlink(TMP "-r2") == 0);
+}
+
+static void chdir_getcwd(void)
+{
+	char buf[256];
+
+	CHECK(chdir("/tmp") == 0);
+	CHECK(getcwd(buf, sizeof(buf)) && strcmp(buf, "/tmp") == 0);
+	CHECK(chdir("..") == 0 && getcwd(buf, sizeof(buf)) && strcmp(buf, "/") == 0);
+	CHECK(chdir("/nonexistent") == -1 && errno == ENOENT);
+	CHECK(getcwd(buf, 1) == NULL && errno == ERANGE);
+}
+
+static void dup_and_pipe(void)
+{
+	int p[2], fd;
+	char buf[8];
+
+	CHECK(pipe(p) == 0);
+	CHECK((fd = dup(p[1])) > p[1]);
+	CHECK(write(fd, "ab", 2) == 2 && close(fd) == 0);
+	CHECK(write(p[1], "c", 1) == 1 && close(p[1]) == 0);
+	CHECK(read(p[0], buf, sizeof(buf)) == 3 && memcmp(buf, "abc", 3) == 0);
+	CHECK(read(p[0], buf, sizeof(buf)) == 0); /* every writer closed: end of file */
+	CHECK(close(p[0]) == 0);
+	CHECK(pipe2(p, O_CLOEXEC | O_NONBLOCK) == 0);
+	CHECK(read(p[0], buf, 1) == -1 && errno == EAGAIN);
+	CHECK((fcntl(p[0], F_GETFD) & FD_CLOEXEC) != 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* ---- bad pointers ---- */
+
+static void efault(void)
+{
+	/* volatile: the compiler must not see through them and warn or fold */
+	void *volatile kernel = (void *)0xc0100000; /* the kernel's half on i386 */
+	void *volatile page0 = (void *)8;	    /* page 0: never mapped */
+	int p[2];
+
+	CHECK(write(1, kernel, 1) == -1 && errno == EFAULT);
+	CHECK(write(1, page0, 1) == -1 && errno == EFAULT);
+	CHECK(open((char *)kernel, O_RDONLY) == -1 && errno == EFAULT);
+	CHECK(pipe((int *)kernel) == -1 && errno == EFAULT);
+	CHECK(pipe(p) == 0);
+	CHECK(write(p[1], "x", 1) == 1 && read(p[0], kernel, 1) == -1 && errno == EFAULT);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void enosys(void)
+{
+	CHECK(syscall(1000) == -1 && errno == ENOSYS);
+}
+
+/* ---- processes ---- */
+
+static void fork_wait_exit(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(42);
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42);
+	CHECK(waitpid(pid, &status, 0) == -1 && errno == ECHILD);
+}
+
+static void fork_copies_memory(void)
+{
+	static volatile int shared = 1;
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		shared = 2;
+		_exit(shared == 2 ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(shared == 1); /* the child wrote its own copy */
+}
+
+static void getpid_family(void)
+{
+	int fds[2], status;
+	pid_t pid, parent = getpid(), seen;
+
+	CHECK(parent > 0 && getppid() > 0 && getpid() == syscall(SYS_getpid));
+	CHECK(pipe(fds) == 0);
+	pid = fork();
+	if (pid == 0) {
+		seen = getppid();
+		write(fds[1], &seen, sizeof(seen));
+		_exit(0);
+	}
+	CHECK(read(fds[0], &seen, sizeof(seen)) == sizeof(seen) && seen == parent);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static void exec_with_args(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *argv[] = { "usertests", "--exec-child", "two words", NULL };
+		char *envp[] = { "USERTESTS=env", NULL };
+
+		execve("/proc/self/exe", argv, envp);
+		_exit(99);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	CHECK(WEXITSTATUS(status) == 7);
+	CHECK(execve("/nonexistent", (char *[]){ NULL }, (char *[]){ NULL }) == -1 && errno == ENOENT);
+}
+
+/* The exec'd child: its argv, envp and auxv as the kernel built them. */
+static int exec_child(int argc, char **argv)
+{
+	if (argc != 3 || strcmp(argv[2], "two words") != 0)
+		return 1;
+	if (!getenv("USERTESTS") || strcmp(getenv("USERTESTS"), "env") != 0)
+		return 2;
+	return 7;
+}
+
+static void wait_reaps_orphans_of_children(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (fork() == 0)
+			_exit(0); /* the grandchild: its parent is gone, init reaps it */
+		_exit(3);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WEXITSTATUS(status) == 3);
+	CHECK(wait(&status) == -1 && errno == ECHILD); /* the grandchild is not ours */
+}
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t got;
+
+static void on_signal(int sig) { got = sig; }
+
+static void signal_handler_and_mask(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t set;
+
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	got = 0;
+	CHECK(kill(getpid(), SIGUSR1) == 0 && got == SIGUSR1);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	got = 0;
+	CHECK(sigprocmask(SIG_BLOCK, &set, NULL) == 0);
+	CHECK(kill(getpid(), SIGUSR1) == 0 && got == 0); /* blocked: pending */
+	CHECK(sigprocmask(SIG_UNBLOCK, &set, NULL) == 0 && got == SIGUSR1);
+	signal(SIGUSR1, SIG_DFL);
+	CHECK(kill(-1234567, SIGUSR1) == -1 && errno == ESRCH);
+	CHECK(kill(getpid(), 1000) == -1 && errno == EINVAL);
+}
+
+static void sigchld_and_kill(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int status;
+	pid_t pid;
+
+	CHECK(sigaction(SIGCHLD, &sa, NULL) == 0);
+	got = 0;
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(kill(pid, SIGKILL) == 0);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK(got == SIGCHLD);
+	signal(SIGCHLD, SIG_DFL);
+}
+
+static void sigpipe(void)
+{
+	int p[2], status;
+	pid_t pid;
+
+	CHECK(pipe(p) == 0);
+	close(p[0]);
+	pid = fork();
+	if (pid == 0) {
+		write(p[1], "x", 1); /* no reader: SIGPIPE kills */
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE);
+	signal(SIGPIPE, SIG_IGN);
+	CHECK(write(p[1], "x", 1) == -1 && errno == EPIPE);
+	signal(SIGPIPE, SIG_DFL);
+	close(p[1]);
+}
+
+static void segv_on_a_bad_address(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int *volatile page0 = (int *)8;
+
+		*page0 = 1;
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+}
+
+/* ---- memory ---- */
+
+static void brk_grows(void)
+{
+	char *start = sbrk(0), *p;
+
+	CHECK(start != (void *)-1);
+	CHECK((p = sbrk(65536)) == start);
+	memset(p, 0x5a, 65536);
+	CHECK(sbrk(-65536) != (void *)-1 && sbrk(0) == start);
+}
+
+static void mmap_munmap_mprotect(void)
+{
+	int status;
+	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+
+	CHECK(p != MAP_FAILED && ((unsigned long)p & 4095) == 0);
+	CHECK(p[0] == 0 && p[8191] == 0); /* anonymous memory is zeroed */
+	p[100] = 'x';
+	CHECK(mprotect(p, 4096, PROT_READ) == 0);
+	pid = fork();
+	if (pid == 0) {
+		p[0] = 1; /* read-only now */
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+	CHECK(p[100] == 'x');
+	CHECK(munmap(p, 8192) == 0);
+	CHECK(mmap(NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED &&
+	      errno == EINVAL);
+}
+
+/* ---- time, identity, randomness ---- */
+
+static void clocks_and_sleep(void)
+{
+	struct timespec a, b, nap = { 0, 20 * 1000 * 1000 };
+	long long ns;
+
+	CHECK(clock_gettime(CLOCK_MONOTONIC, &a) == 0);
+	CHECK(nanosleep(&nap, NULL) == 0);
+	CHECK(clock_gettime(CLOCK_MONOTONIC, &b) == 0);
+	ns = (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
+	CHECK(ns >= 20 * 1000 * 1000);
+	CHECK(clock_gettime(12345, &a) == -1 && errno == EINVAL);
+}
+
+static void uname_and_random(void)
+{
+	struct utsname u;
+	unsigned char r[32] = { 0 }, zero[32] = { 0 };
+
+	/* i686 from an i386 kernel; an x86_64 kernel says x86_64 to 32-bit programs too */
+	CHECK(uname(&u) == 0 && u.sysname[0] &&
+	      (strcmp(u.machine, "i686") == 0 || strcmp(u.machine, "x86_64") == 0));
+	CHECK(getrandom(r, sizeof(r), 0) == sizeof(r) && memcmp(r, zero, sizeof(r)) != 0);
+}
+
+/* ---- sysfs through open/read/write ---- */
+
+static void sysfs_attributes(void)
+{
+	char buf[64];
+	ssize_t n;
+	int fd = open("/sys/kernel/uevent_seqnum", O_RDONLY);
+
+	CHECK(fd >= 0);
+	CHECK((n = read(fd, buf, sizeof(buf) - 1)) > 1 && buf[n - 1] == '\n');
+	close(fd);
+	CHECK(open("/sys/kernel/uevent_seqnum", O_WRONLY) == -1 && errno == EACCES);
+	CHECK((fd = open("/sys/class/block", O_RDONLY | O_DIRECTORY)) >= 0);
+	close(fd);
+}
+
+/* ---- limits ---- */
+
+static void fork_bomb_ends_in_eagain(void)
+{
+	struct rlimit lim = { 64, 64 };
+	int made = 0, status, failed = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0); /* a group of its own, killed whole at the end */
+		setrlimit(RLIMIT_NPROC, &lim);
+		if (getuid() == 0 && setuid(65534) != 0) /* root is exempt from RLIMIT_NPROC */
+			_exit(2);
+		for (int i = 0; i < 10000; i++) {
+			pid_t c = fork();
+
+			if (c == 0) {
+				pause();
+				_exit(0);
+			}
+			if (c < 0) {
+				failed = errno == EAGAIN || errno == ENOMEM;
+				break;
+			}
+			made++;
+		}
+		kill(0, SIGKILL); /* the whole group, this one too */
+		_exit(failed && made > 0 ? 0 : 1);
+	}
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	while (wait(NULL) > 0)
+		;
+}
+
+struct test {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct test tests[] = {
+	{ "write_read_lseek", write_read_lseek },
+	{ "bad_fd", bad_fd },
+	{ "open_errors", open_errors },
+	{ "stat_and_getdents", stat_and_getdents },
+	{ "rename_symlink_readlink", rename_symlink_readlink },
+	{ "chdir_getcwd", chdir_getcwd },
+	{ "dup_and_pipe", dup_and_pipe },
+	{ "efault", efault },
+	{ "enosys", enosys },
+	{ "fork_wait_exit", fork_wait_exit },
+	{ "fork_copies_memory", fork_copies_memory },
+	{ "getpid_family", getpid_family },
+	{ "exec_with_args", exec_with_args },
+	{ "wait_reaps_orphans_of_children", wait_reaps_orphans_of_children },
+	{ "signal_handler_and_mask", signal_handler_and_mask },
+	{ "sigchld_and_kill", sigchld_and_kill },
+	{ "sigpipe", sigpipe },
+	{ "segv_on_a_bad_address", segv_on_a_bad_address },
+	{ "brk_grows", brk_grows },
+	{ "mmap_munmap_mprotect", mmap_munmap_mprotect },
+	{ "clocks_and_sleep", clocks_and_sleep },
+	{ "uname_and_random", uname_and_random },
+	{ "sysfs_attributes", sysfs_attributes },
+	{ "fork_bomb_ends_in_eagain", fork_bomb_ends_in_eagain },
+};
+
+static bool wanted(const char *name, int argc, char **argv)
+{
+	if (argc < 2)
+		return true;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return true;
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+
+	if (argc > 1 && strcmp(argv[1], "--exec-child") == 0)
+		return exec_child(argc, argv);
+	setvbuf(stdout, NULL, _IONBF, 0);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (!wanted(tests[i].name, argc, argv))
+			continue;
+		failure = NULL;
+		errno = 0;
+		tests[i].fn();
+		if (failure) {
+			printf("FAIL %s: %s (errno %d)\n", tests[i].name, failure, errno);
+			failed++;
+		} else {
+			printf("ok %s\n", tests[i].name);
+			passed++;
+		}
+	}
+	printf("usertests: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
