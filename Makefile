@@ -57,7 +57,7 @@ KERNEL_SRCS := $(sort $(wildcard kernel/*.c mm/*.c kernel/power/*.c shell/*.c ud
 		drivers/block/*.c block/*.c fs/proc/*.c)) \
 	$(UNIT_TEST_SRCS)
 KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
-ASM_SRCS := boot/boot.S kernel/entry.S kernel/trampoline.S
+ASM_SRCS := boot/boot.S kernel/entry.S kernel/switch_to.S kernel/trampoline.S
 OBJS := $(ASM_SRCS:%.S=$(BUILD)/%.o) $(KERNEL_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/initramfs.o
 SOURCES := $(BUILD)/sources
 

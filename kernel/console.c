@@ -10,6 +10,7 @@
 #include <kobold/errno.h>
 #include <kobold/idle.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/signal.h>
 #include <kobold/string.h>
 #include <kobold/workqueue.h>
@@ -132,10 +133,6 @@ int console_trygetc(void)
 	return c;
 }
 
-/*
- * Waits for a byte. Queued deferred work (workqueue.h) runs meanwhile, one
- * item at a time, so a key typed during it waits at most one item.
- */
 void console_poll_input(void (*fn)(void))
 {
 	poll_input = fn;
@@ -154,12 +151,8 @@ int console_getc(void)
 			local_irq_enable();
 			return c;
 		}
-		local_irq_enable();
-		if (run_scheduled_work())
-			continue;
-		local_irq_disable();
 		if (in_tail == in_head && !poll_input)
-			default_idle(); /* sti; hlt: an interrupt cannot slip in between */
+			idle_sleep(); /* until the next tick: other threads run meanwhile */
 		local_irq_enable();
 		cpu_relax();
 	}
@@ -169,7 +162,7 @@ void console_wait(void)
 {
 	local_irq_disable();
 	if (!work_pending_any() && !intr_pending && !poll_input)
-		default_idle();
+		idle_sleep();
 	local_irq_enable();
 	cpu_relax();
 }

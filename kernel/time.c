@@ -9,6 +9,7 @@
 #include <asm/irq.h>
 #include <kobold/clock.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/sysdev.h>
 #include <kobold/time.h>
 
@@ -26,6 +27,7 @@ volatile unsigned long jiffies;
 static enum irqreturn timer_interrupt(int irq, void *dev)
 {
 	jiffies++;
+	scheduler_tick(); /* expired timers, and the running thread's slice */
 	return IRQ_HANDLED;
 }
 

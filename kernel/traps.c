@@ -10,13 +10,13 @@
 #include <kobold/kallsyms.h>
 #include <kobold/panic.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/smp.h>
 
 #define PF_WRITE 0x02
 #define PF_PRESENT 0x01
 #define MAX_FRAMES 32
-
-extern char boot_stack_bottom[], boot_stack_top[];
+#define X86_EFLAGS_IF 0x200
 
 /* clang-format off */
 static const char *const exception_names[32] = {
@@ -34,10 +34,13 @@ struct stack_frame {
 	u32 ret;
 };
 
+/* On the running thread's stack (the boot stack for the shell, else its own). */
 static bool on_stack(const void *p)
 {
-	return (const char *)p >= boot_stack_bottom &&
-	       (const char *)p + sizeof(struct stack_frame) <= boot_stack_top;
+	const char *bottom, *top;
+
+	current_stack_bounds(&bottom, &top);
+	return (const char *)p >= bottom && (const char *)p + sizeof(struct stack_frame) <= top;
 }
 
 /* Walks the frame-pointer chain: the kernel is built with frame pointers. */
@@ -120,10 +123,25 @@ static __noreturn void die(struct pt_regs *r)
 	panic("Fatal exception");
 }
 
+/*
+ * A device's interrupt (they all come to the boot CPU): in_irq() is true
+ * while its handler runs, and on the way out, if the interrupted thread
+ * could be preempted and another's turn has come, the switch happens here
+ * (2.6's resume_kernel with CONFIG_PREEMPT).
+ */
+static void irq_handle(struct pt_regs *regs)
+{
+	__preempt_count += HARDIRQ_OFFSET;
+	irq_dispatch((int)regs->vector - IRQ_BASE);
+	__preempt_count -= HARDIRQ_OFFSET;
+	if ((regs->eflags & X86_EFLAGS_IF) && need_resched() && preempt_count() == 0)
+		preempt_schedule_irq();
+}
+
 void trap_dispatch(struct pt_regs *regs)
 {
 	if (regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) {
-		irq_dispatch((int)regs->vector - IRQ_BASE);
+		irq_handle(regs);
 		return;
 	}
 	if (regs->vector == CALL_FUNCTION_VECTOR) {

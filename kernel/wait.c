@@ -1,7 +1,12 @@
-/* wait.c: idling until an interrupt handler sets a flag or wakes a wait queue, with no lost wake-up. */
+/*
+ * wait.c: sleeping on a wait queue entry until wake_up() marks it, with no
+ * lost wake-up: the waiter checks its entry with interrupts off and sleeps
+ * in the same breath (the queue itself: kernel/waitqueue.c).
+ */
 #include <asm/io.h>
 #include <kobold/errno.h>
 #include <kobold/idle.h>
+#include <kobold/sched.h>
 #include <kobold/signal.h>
 #include <kobold/wait.h>
 
@@ -11,65 +16,47 @@ void wait_for_flag(volatile bool *flag)
 		local_irq_disable();
 		if (*flag)
 			break;
+		if (scheduler_running) { /* a tick at a time: the setter need not know us */
+			schedule_timeout_uninterruptible(1);
+			continue;
+		}
 		default_idle(); /* sti; hlt: the interrupt that sets it wakes us */
 	}
 	local_irq_enable();
 }
 
-void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+/*
+ * An interruptible sleep wakes each tick to look for Ctrl-C, which comes
+ * to the console, not to the sleeper (Kobold has no signals to send).
+ */
+static void sleep_once(bool interruptible)
 {
-	unsigned long flags = local_irq_save();
-
-	wait->woken = false;
-	if (list_empty(&wait->entry))
-		list_add_tail(&wait->entry, &wq->head);
-	local_irq_restore(flags);
-}
-
-void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
-{
-	unsigned long flags = local_irq_save();
-
-	if (!list_empty(&wait->entry))
-		list_del_init(&wait->entry);
-	local_irq_restore(flags);
+	if (!scheduler_running) {
+		default_idle(); /* early boot: the wake_up comes from an interrupt */
+		local_irq_disable();
+		return;
+	}
+	if (interruptible) {
+		schedule_timeout_interruptible(1);
+		return;
+	}
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule();
 }
 
 int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 {
+	unsigned long flags = local_irq_save();
 	int ret = 0;
 
-	for (;;) {
-		local_irq_disable();
-		if (wait->woken)
-			break;
+	while (!wait->woken) {
 		if (interruptible && signal_pending()) {
 			ret = -EINTR;
 			break;
 		}
-		default_idle(); /* the wake_up from an interrupt handler ends the halt */
+		sleep_once(interruptible);
 	}
-	local_irq_enable();
-	return ret;
-}
-
-void wake_up(struct wait_queue_head *wq)
-{
-	unsigned long flags;
-	struct wait_queue_entry *w;
-
-	/*
-	 * No waiter: nothing to do, and no need to turn interrupts off to
-	 * know it. On one CPU a waiter joins with interrupts off and checks
-	 * its condition after joining, so one that joins after this look
-	 * sees the condition its waker has already made true (Linux's
-	 * waitqueue_active, used by the waker).
-	 */
-	if (list_empty(&wq->head))
-		return;
-	flags = local_irq_save();
-
-	list_for_each_entry(w, &wq->head, entry)
-		w->woken = true;
+	__set_current_state(TASK_RUNNING);
 	local_irq_restore(flags);
+	return ret;
 }

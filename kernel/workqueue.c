@@ -1,8 +1,21 @@
-/* workqueue.c: one queue of deferred work, run when the shell is idle. */
+/*
+ * workqueue.c: queues of deferred work, each run by its worker thread
+ * (kernel/keventd.c); the default queue, keventd's, also by the shell
+ * before a command.
+ */
 #include <kobold/irqflags.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/time.h>
 #include <kobold/workqueue.h>
 
-static LIST_HEAD(pending_work);
+static struct workqueue_struct keventd_wq = {
+	.name = "events",
+	.pending = LIST_HEAD_INIT(keventd_wq.pending),
+	.idle = __WAIT_QUEUE_HEAD_INITIALIZER(keventd_wq.idle),
+};
+struct workqueue_struct *keventd_workqueue = &keventd_wq;
+#define pending_work (keventd_wq.pending)
 static struct work_stat stats[WORK_STATS_MAX];
 static unsigned long runs_total;
 
@@ -19,41 +32,90 @@ static void count_run(work_func_t func)
 	stats[i].runs++;
 }
 
-bool schedule_work(struct work_struct *work)
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 {
 	unsigned long flags = local_irq_save();
 	bool queued = !work->pending;
 
 	if (queued) {
 		work->pending = true;
-		list_add_tail(&work->entry, &pending_work);
+		list_add_tail(&work->entry, &wq->pending);
 	}
 	local_irq_restore(flags);
+	if (queued)
+		workqueue_wake_worker(wq);
 	return queued;
 }
 
-bool run_scheduled_work(void)
+bool schedule_work(struct work_struct *work) { return queue_work(&keventd_wq, work); }
+
+bool run_workqueue_one(struct workqueue_struct *wq)
 {
 	unsigned long flags = local_irq_save();
 	struct work_struct *work = NULL;
 
-	if (!list_empty(&pending_work)) {
-		work = list_first_entry(&pending_work, struct work_struct, entry);
+	if (!list_empty(&wq->pending)) {
+		work = list_first_entry(&wq->pending, struct work_struct, entry);
 		list_del_init(&work->entry);
 		work->pending = false; /* before it runs: it may queue itself again */
+		wq->running++;
 	}
 	local_irq_restore(flags);
-	if (work) {
-		count_run(work->func);
-		work->func(work);
-	}
-	return work != NULL;
+	if (!work)
+		return false;
+	count_run(work->func);
+	work->func(work);
+	flags = local_irq_save();
+	wq->running--;
+	local_irq_restore(flags);
+	wake_up(&wq->idle); /* flush_workqueue's waiters look again */
+	return true;
 }
 
-void flush_scheduled_work(void)
+bool run_scheduled_work(void) { return run_workqueue_one(&keventd_wq); }
+
+static bool workqueue_idle(struct workqueue_struct *wq)
 {
-	while (run_scheduled_work())
-		;
+	unsigned long flags = local_irq_save();
+	bool idle = list_empty(&wq->pending) && !wq->running;
+
+	local_irq_restore(flags);
+	return idle;
+}
+
+void flush_workqueue(struct workqueue_struct *wq)
+{
+	if (workqueue_flush_in_caller(wq)) {
+		while (run_workqueue_one(wq))
+			;
+		return;
+	}
+	wait_event(wq->idle, workqueue_idle(wq));
+}
+
+void flush_scheduled_work(void) { flush_workqueue(&keventd_wq); }
+
+struct workqueue_struct *create_workqueue(const char *name)
+{
+	struct workqueue_struct *wq = kzalloc(sizeof(*wq));
+
+	if (!wq)
+		return NULL;
+	wq->name = name;
+	INIT_LIST_HEAD(&wq->pending);
+	init_waitqueue_head(&wq->idle);
+	if (workqueue_start_worker(wq)) {
+		kfree(wq);
+		return NULL;
+	}
+	return wq;
+}
+
+void destroy_workqueue(struct workqueue_struct *wq)
+{
+	flush_workqueue(wq);
+	workqueue_stop_worker(wq);
+	kfree(wq);
 }
 
 bool cancel_work(struct work_struct *work)
@@ -67,6 +129,43 @@ bool cancel_work(struct work_struct *work)
 	}
 	local_irq_restore(flags);
 	return was;
+}
+
+void delayed_work_timer_fn(unsigned long data)
+{
+	struct delayed_work *dwork = (struct delayed_work *)data;
+
+	queue_work(dwork->wq, &dwork->work);
+}
+
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
+			unsigned long delay)
+{
+	unsigned long flags;
+	bool busy;
+
+	if (!delay)
+		return queue_work(wq, &dwork->work);
+	flags = local_irq_save();
+	busy = dwork->work.pending || timer_pending(&dwork->timer);
+	if (!busy) {
+		dwork->wq = wq;
+		mod_timer(&dwork->timer, jiffies + delay);
+	}
+	local_irq_restore(flags);
+	return !busy;
+}
+
+bool schedule_delayed_work(struct delayed_work *dwork, unsigned long delay)
+{
+	return queue_delayed_work(&keventd_wq, dwork, delay);
+}
+
+bool cancel_delayed_work(struct delayed_work *dwork)
+{
+	bool timer = del_timer_sync(&dwork->timer);
+
+	return cancel_work(&dwork->work) || timer;
 }
 
 bool work_pending(const struct work_struct *work)

@@ -199,10 +199,10 @@ struct kobject *kobject_get(struct kobject *kobj)
 {
 	if (!kobj)
 		return NULL;
-	WARN(kobj->kref.refcount <= 0 || !kobject_in_registry(kobj),
+	WARN(atomic_read(&kobj->kref.refcount) <= 0 || !kobject_in_registry(kobj),
 	     "kobject: '%s' (%p): kobject_get with no reference left (state %s)",
 	     safe_name(kobj), (void *)kobj, kobject_state_name(kobj));
-	if (kobj->kref.refcount > 0)
+	if (atomic_read(&kobj->kref.refcount) > 0)
 		kref_get(&kobj->kref);
 	return kobj;
 }
@@ -253,7 +253,7 @@ void kobject_put(struct kobject *kobj)
 {
 	if (!kobj)
 		return;
-	if (WARN(kobj->kref.refcount <= 0 || !kobject_in_registry(kobj),
+	if (WARN(atomic_read(&kobj->kref.refcount) <= 0 || !kobject_in_registry(kobj),
 		 "kobject: '%s' (%p): kobject_put with no reference left (state %s)",
 		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj)))
 		return;
@@ -262,7 +262,7 @@ void kobject_put(struct kobject *kobj)
 	 * reference of its own: the object leaked); 2.6.25 deleted and released
 	 * it, a class device still on its class's list. Kobold refuses.
 	 */
-	if (WARN(kobj->kref.refcount == 1 && kobj->state == KOBJ_STATE_ADDED,
+	if (WARN(atomic_read(&kobj->kref.refcount) == 1 && kobj->state == KOBJ_STATE_ADDED,
 		 "kobject: '%s' (%p): last reference put while still in sysfs; kept (unregister it first)",
 		 safe_name(kobj), (void *)kobj))
 		return;
@@ -276,14 +276,14 @@ void kobject_put(struct kobject *kobj)
  */
 void kobject_forget(struct kobject *kobj)
 {
-	if (WARN(kobj->kref.refcount != 1 || kobj->state == KOBJ_STATE_ADDED ||
+	if (WARN(atomic_read(&kobj->kref.refcount) != 1 || kobj->state == KOBJ_STATE_ADDED ||
 			 !kobject_in_registry(kobj),
 		 "kobject: '%s' (%p): kobject_forget in state %s, refcount %d",
 		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj),
-		 kobj->kref.refcount))
+		 atomic_read(&kobj->kref.refcount)))
 		return;
 	list_del_init(&kobj->live);
-	kobj->kref.refcount = 0;
+	atomic_set(&kobj->kref.refcount, 0);
 	kobject_keep_name(kobj); /* a name on the heap would leak with the object */
 	if (kobj->state == KOBJ_STATE_DELETED)
 		kobject_put(kobj->parent);

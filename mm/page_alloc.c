@@ -7,6 +7,7 @@
 #include <kobold/mm.h>
 #include <kobold/multiboot.h>
 #include <kobold/printk.h>
+#include <kobold/spinlock.h>
 #include <kobold/string.h>
 
 #define MAX_PHYS ((u64)LOWMEM_SIZE) /* low memory: what PAGE_OFFSET's map reaches */
@@ -129,7 +130,7 @@ void page_alloc_init(const struct multiboot_info *mbi)
 	pr_info("mm: %lu KiB usable, %lu KiB free after the kernel\n", nr_total * 4, nr_free * 4);
 }
 
-void *alloc_pages(unsigned int n)
+static void *__alloc_pages(unsigned int n)
 {
 	unsigned long i, run = 0;
 
@@ -154,7 +155,20 @@ void *alloc_pages(unsigned int n)
 	return NULL;
 }
 
-void free_pages(void *addr, unsigned int n)
+/* The bitmap and the counts: threads that allocate may be preempted (2.6's zone->lock). */
+static DEFINE_SPINLOCK(zone_lock);
+
+void *alloc_pages(unsigned int n)
+{
+	void *p;
+
+	spin_lock(&zone_lock);
+	p = __alloc_pages(n);
+	spin_unlock(&zone_lock);
+	return p;
+}
+
+static void __free_pages(void *addr, unsigned int n)
 {
 	unsigned long pfn = virt_to_phys(addr) >> PAGE_SHIFT;
 
@@ -167,6 +181,14 @@ void free_pages(void *addr, unsigned int n)
 	if (pfn < search_hint)
 		search_hint = pfn;
 }
+
+void free_pages(void *addr, unsigned int n)
+{
+	spin_lock(&zone_lock);
+	__free_pages(addr, n);
+	spin_unlock(&zone_lock);
+}
+
 
 void free_reserved_range(unsigned long start, unsigned long end)
 {

@@ -10,6 +10,7 @@
 #include <asm/page.h>
 #include <kobold/mm.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <asm/io.h>
@@ -45,7 +46,6 @@ struct stack_frame {
 	const void *ret;
 };
 
-extern char boot_stack_bottom[], boot_stack_top[];
 static struct kmalloc_hdr *free_list[NR_CLASSES];
 static struct kmalloc_hdr *live;
 static struct kmem_stats stats;
@@ -85,13 +85,15 @@ static bool refill(int cls)
 	return true;
 }
 
-/* The call chain above the frame of kmalloc's public entry point. */
+/* The call chain above the frame of kmalloc's public entry point, on the running thread's stack. */
 static void save_track(const void **track, const struct stack_frame *f)
 {
+	const char *bottom, *top;
 	int i = 0;
 
-	for (; i < KMALLOC_TRACK && (const char *)f >= boot_stack_bottom &&
-	       (const char *)(f + 1) <= boot_stack_top && f->ret;
+	current_stack_bounds(&bottom, &top);
+	for (; i < KMALLOC_TRACK && (const char *)f >= bottom && (const char *)(f + 1) <= top &&
+	       f->ret;
 	     i++, f = f->next)
 		track[i] = f->ret;
 	for (; i < KMALLOC_TRACK; i++)

@@ -259,6 +259,19 @@ def bench_devmodel():
         k.close()
 
 
+def bench_sched():
+    """Context switch: the shell and a kernel thread ping-pong a completion."""
+    k = kobold.boot("loglevel=3 sbd.nr=0")
+    try:
+        out = k.run("bench switch 100000", timeout=900)
+        m = re.search(r"context switch\s+N=\d+\s+\d+ us total\s+(\d+) ns/switch", out)
+        if not m:
+            raise RuntimeError("bench switch: " + out.strip())
+        add("sched", "context switch (completion ping-pong)", int(m.group(1)), "ns")
+    finally:
+        k.close()
+
+
 def bench_smp():
     """The device model bench on 1, 2 and 4 CPUs, and the IPI round trip."""
     for cpus in (1, 2, 4):
@@ -432,7 +445,7 @@ def bench_grading():
 
 
 def main():
-    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel,smp,grading").split(",")
+    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel,sched,smp,grading").split(",")
     load0 = os.getloadavg()[0]
     make_disk()
     if "boot" in parts:
@@ -447,6 +460,8 @@ def main():
         attach_host()
     if "devmodel" in parts:
         bench_devmodel()
+    if "sched" in parts:
+        bench_sched()
     if "smp" in parts:
         bench_smp()
     if "grading" in parts:

@@ -4,10 +4,14 @@
  * them, timing each phase with the kernel clock; the cost per operation must
  * not grow with N (no list walks that get longer as the class fills).
  * `bench ipi N`: N call-function interrupts to CPU 1 and back (-smp 2 or more).
+ * `bench switch N`: N round trips of a completion between the shell and a
+ * kernel thread, each two context switches: the cost of one switch.
  */
 #include <kobold/clock.h>
+#include <kobold/completion.h>
 #include <kobold/device.h>
 #include <kobold/errno.h>
+#include <kobold/kthread.h>
 #include <kobold/printk.h>
 #include <kobold/shell.h>
 #include <kobold/signal.h>
@@ -183,17 +187,70 @@ static int bench_ipi(unsigned int n)
 	return 0;
 }
 
+struct pingpong {
+	struct completion ping, pong;
+};
+
+/* Answers each ping with a pong until stopped (a last ping wakes it for the stop). */
+static int ponger(void *data)
+{
+	struct pingpong *p = data;
+
+	for (;;) {
+		wait_for_completion(&p->ping);
+		if (kthread_should_stop())
+			return 0;
+		complete(&p->pong);
+	}
+}
+
+static int bench_switch(unsigned int n)
+{
+	struct pingpong p;
+	struct task_struct *k;
+	unsigned long switches;
+	unsigned int i;
+	u64 t0, ns;
+
+	init_completion(&p.ping);
+	init_completion(&p.pong);
+	k = kthread_run(ponger, &p, "bench-pong");
+	if (IS_ERR(k))
+		return (int)PTR_ERR(k);
+	switches = nr_context_switches();
+	t0 = ktime_get_ns();
+	for (i = 0; i < n && !signal_pending(); i++) {
+		complete(&p.ping);
+		wait_for_completion(&p.pong);
+	}
+	ns = ktime_get_ns() - t0;
+	switches = nr_context_switches() - switches;
+	k->should_stop = true; /* as kthread_stop sets it, before the ping that wakes it */
+	complete(&p.ping);
+	kthread_stop(k);
+	if (i < n)
+		return -EINTR;
+	sh_printf("context switch  N=%u  %lu us total  %lu ns/switch  (%lu switches)\n", n,
+		  (unsigned long)(ns / 1000), (unsigned long)(ns / (switches ? switches : 1)),
+		  switches);
+	return 0;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	unsigned int n;
 	int err;
 
-	if (argc != 3 || (strcmp(argv[1], "devmodel") != 0 && strcmp(argv[1], "ipi") != 0) ||
+	if (argc != 3 ||
+	    (strcmp(argv[1], "devmodel") && strcmp(argv[1], "ipi") && strcmp(argv[1], "switch")) ||
 	    kstrtouint(argv[2], 10, &n) || n == 0 || n > BENCH_MAX) {
-		sh_err("usage: bench devmodel|ipi N (1-%d)\n", BENCH_MAX);
+		sh_err("usage: bench devmodel|ipi|switch N (1-%d)\n", BENCH_MAX);
 		return 1;
 	}
-	err = argv[1][0] == 'i' ? bench_ipi(n) : bench_devmodel(n);
+	if (argv[1][0] == 's')
+		err = bench_switch(n);
+	else
+		err = argv[1][0] == 'i' ? bench_ipi(n) : bench_devmodel(n);
 	if (err == -EINTR)
 		return 130; /* Ctrl-C: the shell says ^C */
 	if (err) {
@@ -202,6 +259,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return 0;
 }
-SHELL_COMMAND("bench", "devmodel|ipi N",
-	      "time N class device registrations, lookups, removals; or N IPI round trips to CPU 1",
+SHELL_COMMAND("bench", "devmodel|ipi|switch N",
+	      "time N class device registrations, lookups, removals; N IPI round trips to CPU 1; "
+	      "or N completion round trips between two threads (a context switch each way)",
 	      cmd_bench);

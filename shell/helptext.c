@@ -6,10 +6,13 @@ static const struct {
 	const char *name;
 	const char *text;
 } help_texts[] = {
-	{ "bench", "Registers N class devices in a class of their own, looks each up\n"
-		   "by path and unregisters them, timing each phase (ns per operation).\n"
-		   "Ctrl-C stops it at once; what was registered is unregistered as\n"
-		   "deferred work, finished before the next command runs." },
+	{ "bench", "devmodel N: registers N class devices in a class of their own,\n"
+		   "looks each up by path and unregisters them, timing each phase (ns\n"
+		   "per operation). Ctrl-C stops it at once; what was registered is\n"
+		   "unregistered as deferred work, finished before the next command runs.\n"
+		   "ipi N: N call-function interrupts to CPU 1 and back (-smp 2 or more).\n"
+		   "switch N: the shell and a kernel thread pass a completion back and\n"
+		   "forth N times: the time of one context switch." },
 	{ "blk", "read DEV SECTOR [COUNT]: hexdump of 512-byte sectors.\n"
 		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector. DEV may be a\n"
 		 "partition (vda1): its sectors are counted from its start.\n"

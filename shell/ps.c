@@ -1,11 +1,58 @@
 /*
- * ps.c: the flows of control Kobold has, as `ps` would list them: the shell
- * (running this command) and the work queue's worker, [events/0] as in
- * Linux 2.6, with its pending work and what it has run, named by kallsyms.
+ * ps.c: every thread, in busybox ps's columns (PID, USER, TIME, COMMAND),
+ * kernel threads in brackets as Linux shows them ([kthreadd], [events/0]);
+ * then the work queue's pending work and what it has run, named by kallsyms.
  */
+#include <kobold/irqflags.h>
 #include <kobold/kallsyms.h>
+#include <kobold/sched.h>
 #include <kobold/shell.h>
+#include <kobold/string.h>
+#include <kobold/time.h>
 #include <kobold/workqueue.h>
+
+#define PS_MAX 64
+
+struct ps_row {
+	int pid;
+	unsigned long ticks;
+	bool kthread;
+	char comm[TASK_COMM_LEN];
+};
+
+/* A copy of the task list, taken with interrupts off: the tasks may exit while we print. */
+static int snapshot_tasks(struct ps_row *rows, int max)
+{
+	unsigned long flags = local_irq_save();
+	struct task_struct *p;
+	int n = 0;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		if (n == max)
+			break;
+		rows[n] = (struct ps_row){ p->pid, p->utime, p->flags & PF_KTHREAD, "" };
+		memcpy(rows[n].comm, p->comm, TASK_COMM_LEN);
+		n++;
+	}
+	local_irq_restore(flags);
+	return n;
+}
+
+static void print_tasks(void)
+{
+	static struct ps_row rows[PS_MAX];
+	int n = snapshot_tasks(rows, PS_MAX);
+
+	sh_printf("PID   USER     TIME  COMMAND\n");
+	for (int i = 0; i < n; i++) {
+		unsigned long secs = rows[i].ticks / HZ;
+		char time[16], cmd[TASK_COMM_LEN + 2];
+
+		scnprintf(time, sizeof(time), "%lu:%02lu", secs / 60, secs % 60);
+		scnprintf(cmd, sizeof(cmd), rows[i].kthread ? "[%s]" : "%s", rows[i].comm);
+		sh_printf("%5d %-8s %5s %s\n", rows[i].pid, "root", time, cmd);
+	}
+}
 
 static const char *work_name(work_func_t func)
 {
@@ -38,9 +85,7 @@ static int cmd_ps(int argc, char **argv)
 		return 1;
 	}
 	workqueue_for_each_pending(count_one, &pending);
-	sh_printf("  PID STAT COMMAND\n");
-	sh_printf("    1 R    sh\n");
-	sh_printf("    2 %c    [events/0]\n", pending ? 'R' : 'S');
+	print_tasks();
 	sh_printf("\n[events/0]: %d work item%s pending\n", pending, pending == 1 ? "" : "s");
 	workqueue_for_each_pending(print_pending, NULL);
 	st = workqueue_stats(&total);
@@ -50,4 +95,4 @@ static int cmd_ps(int argc, char **argv)
 			  i == WORK_STATS_MAX - 1 ? " (and others)" : "");
 	return 0;
 }
-SHELL_COMMAND("ps", "", "the shell and the work queue: pending work, work run", cmd_ps);
+SHELL_COMMAND("ps", "", "every thread, busybox's columns; the work queue: pending work, work run", cmd_ps);

@@ -10,6 +10,7 @@
 #include <kobold/shell_fs.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/udevd.h>
 
@@ -265,6 +266,7 @@ void shell_run(void)
 
 	udevd_set_executor(shell_execute_nested); /* udev's RUN+= runs command lines */
 	rl_init(&rl, console_write, complete);
+	unlock_kernel(); /* boot's: from here on, the shell holds it only while a line runs */
 	for (;;) {
 		kmem_check(NULL); /* overruns and writes after free show up at the next prompt */
 		scnprintf(prompt, sizeof(prompt), "kobold:%s# ", shell_cwd_path());
@@ -277,6 +279,8 @@ void shell_run(void)
 		if (st != RL_LINE)
 			continue;
 		rl_history_add(&rl, rl.line);
+		lock_kernel();
 		shell_execute(rl.line);
+		unlock_kernel();
 	}
 }

@@ -131,7 +131,7 @@ SHELL_MORE = ["ls /sys/class", "ls -l /sys/class/block", "ls -l /sys/class/sbd"]
 # sbd goes ahead, and the open file keeps the disk until close.
 WATCH = """set $cd = $kobold_class_device("sbd0", "block")
 kobold-kobject $cd
-watch -l $cd->kobj.kref.refcount
+watch -l $cd->kobj.kref.refcount.counter
 break disk_release
 shell touch {ready}
 continue

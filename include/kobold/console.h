@@ -31,7 +31,7 @@ void console_input_str(const char *s);
  * for Ctrl-C, instead of sleeping until an interrupt.
  */
 void console_poll_input(void (*fn)(void));
-/* Next input byte; waits (halting the CPU) until there is one. */
+/* Next input byte; sleeps until there is one (events/0 and other threads run meanwhile). */
 int console_getc(void);
 /* Next input byte, or -1 at once if none is queued. */
 int console_trygetc(void);

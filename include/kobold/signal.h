@@ -1,4 +1,4 @@
-/* signal.h: Ctrl-C for long-running commands (Kobold has no tasks: one flag for the shell). */
+/* signal.h: Ctrl-C for long-running commands (Kobold has no signals yet: one flag for the console). */
 #ifndef KOBOLD_SIGNAL_H
 #define KOBOLD_SIGNAL_H
 

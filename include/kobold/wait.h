@@ -1,9 +1,8 @@
 /*
- * wait.h: waiting for something an interrupt handler will do. Kobold has
- * one thread (the shell), so a wait queue's sleeper idles the CPU (hlt)
- * instead of calling the scheduler; the shape is Linux's: a waiter puts an
- * entry on the queue, checks its condition, sleeps until wake_up() marks the
- * entry, and checks again.
+ * wait.h: waiting for something another thread or an interrupt handler
+ * will do, as Linux's wait queues: a waiter puts an entry on the queue,
+ * checks its condition, sleeps (schedule()) until wake_up() marks the entry
+ * and makes its thread runnable, and checks again.
  */
 #ifndef KOBOLD_WAIT_H
 #define KOBOLD_WAIT_H
@@ -21,9 +20,12 @@ struct wait_queue_head {
 	struct list_head head; /* of wait_queue_entry */
 };
 
+struct task_struct;
+
 struct wait_queue_entry {
 	struct list_head entry;
 	volatile bool woken;
+	struct task_struct *task; /* the sleeper, set by prepare_to_wait */
 };
 
 #define __WAIT_QUEUE_HEAD_INITIALIZER(name) { LIST_HEAD_INIT((name).head) }

@@ -3,7 +3,9 @@
 #define KOBOLD_WORKQUEUE_H
 
 #include <kobold/list.h>
+#include <kobold/timer.h>
 #include <kobold/types.h>
+#include <kobold/wait.h>
 
 struct work_struct;
 typedef void (*work_func_t)(struct work_struct *work);
@@ -27,25 +29,102 @@ struct work_struct {
 	} while (0)
 
 /*
- * Queues work to run later; false if it is already queued (it then runs
- * once). Kobold has one CPU and no threads: queued work runs while the
- * shell waits for a key (console_getc) and, all of it, before the shell
- * runs its next command (flush_scheduled_work). A work function may queue
- * itself again to do a long job in slices.
+ * A queue of work and its worker thread, NAME/0 (2.6's create_workqueue
+ * made one per CPU). keventd_workqueue is the default one, "events".
+ */
+struct workqueue_struct {
+	const char *name;
+	struct list_head pending;    /* of work_struct, oldest first */
+	int running;		     /* items running now */
+	struct wait_queue_head idle; /* woken after each item: flush_workqueue */
+	struct task_struct *worker;
+};
+
+extern struct workqueue_struct *keventd_workqueue;
+
+/* A new queue with its own worker thread; NULL if there is no memory. */
+struct workqueue_struct *create_workqueue(const char *name);
+/*
+ * Runs what is queued, stops the worker, frees the queue. It lets go of
+ * the big kernel lock while the worker stops (the worker may be waiting
+ * for it), as 2.6's BKL was let go across any sleep.
+ */
+void destroy_workqueue(struct workqueue_struct *wq);
+/* As schedule_work, on wq. */
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work);
+/*
+ * Returns once everything queued on wq before the call has run. The caller
+ * waits for the worker; but a caller that holds the big kernel lock (which
+ * the worker needs), or the worker itself, runs the items instead.
+ */
+void flush_workqueue(struct workqueue_struct *wq);
+/* Runs wq's oldest item in the caller; false if there was none. */
+bool run_workqueue_one(struct workqueue_struct *wq);
+
+/* kernel/keventd.c (the host's shim has none): the worker threads. */
+int workqueue_start_worker(struct workqueue_struct *wq);
+void workqueue_stop_worker(struct workqueue_struct *wq);
+void workqueue_wake_worker(struct workqueue_struct *wq);
+bool workqueue_flush_in_caller(struct workqueue_struct *wq);
+
+/*
+ * Queues work on keventd's queue to run later; false if it is already
+ * queued (it then runs once). The events/0 thread runs it, one item at a time under the big
+ * kernel lock, so while the shell waits for a key; and the shell runs
+ * whatever is still queued before its next command (flush_scheduled_work).
+ * A work function may queue itself again to do a long job in slices.
  */
 bool schedule_work(struct work_struct *work);
 
-/* Runs the oldest queued work; false if there was none. */
+/* Starts the events/0 worker thread. */
+void init_workqueues(void);
+
+/* Runs the oldest work on keventd's queue in the caller; false if there was none. */
 bool run_scheduled_work(void);
 
-/* Runs queued work, including work that it queues, until none is left. */
+/* flush_workqueue(keventd_workqueue): what is queued there, and what it queues, has run. */
 void flush_scheduled_work(void);
 
 /* Takes work off the queue if it has not run yet; true if it was queued. */
 bool cancel_work(struct work_struct *work);
 
+/*
+ * Work queued after a delay, as 2.6.20's struct delayed_work: a kernel
+ * timer that queues the work when it expires.
+ */
+struct delayed_work {
+	struct work_struct work;
+	struct timer_list timer;
+	struct workqueue_struct *wq; /* where the timer queues it */
+};
+
+void delayed_work_timer_fn(unsigned long data);
+
+#define INIT_DELAYED_WORK(d, f)                                                      \
+	do {                                                                         \
+		INIT_WORK(&(d)->work, (f));                                          \
+		setup_timer(&(d)->timer, delayed_work_timer_fn, (unsigned long)(d)); \
+	} while (0)
+
+static inline struct delayed_work *to_delayed_work(struct work_struct *work)
+{
+	return container_of(work, struct delayed_work, work);
+}
+
+/* Queues the work on wq delay jiffies from now (0: at once); false if it is already waiting or queued. */
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
+			unsigned long delay);
+/* The same on keventd's queue. */
+bool schedule_delayed_work(struct delayed_work *dwork, unsigned long delay);
+/*
+ * Stops it if it has not run yet: its timer deleted (2.6.20's
+ * cancel_delayed_work), or, once the timer has fired, taken off the queue
+ * (as later kernels' does). True if it was waiting or queued.
+ */
+bool cancel_delayed_work(struct delayed_work *dwork);
+
 bool work_pending(const struct work_struct *work);
-/* True if any work is queued. */
+/* True if any work is queued on keventd's queue. */
 bool work_pending_any(void);
 
 /* For `ps`: each queued item, oldest first (fn must not queue or run work). */

@@ -131,7 +131,7 @@ def kobject_name(kobj):
 
 def kobject_refcount(kobj):
     """As kref_read(): a released count shows as 0."""
-    n = int(kobj["kref"]["refcount"])
+    n = int(kobj["kref"]["refcount"]["counter"])
     return n if n > 0 else 0
 
 
@@ -500,7 +500,7 @@ at the last reference (and, for a class device, whose release that calls)."""
         if outer:
             gdb.write("  in:       (%s *) %s\n" % outer)
         gdb.write("  path:     %s\n" % kobject_path(k))
-        gdb.write("  refcount: %d\n" % int(k["kref"]["refcount"]))
+        gdb.write("  refcount: %d\n" % int(k["kref"]["refcount"]["counter"]))
         gdb.write("  state:    %s\n" % kobject_state_name(k))
         parent = k["parent"]
         gdb.write("  parent:   %s\n" % ("NULL" if int(parent) == 0 else "%s '%s'" % (

@@ -10,7 +10,9 @@
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
+#include <kobold/sched.h>
 #include <kobold/wait.h>
+#include <kobold/workqueue.h>
 
 #include <execinfo.h>
 #include <stdarg.h>
@@ -239,19 +241,6 @@ void wait_for_flag(volatile bool *flag)
 	WARN(!*flag, "wait_for_flag: nothing will set this flag on the host");
 }
 
-void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
-{
-	wait->woken = false;
-	if (list_empty(&wait->entry))
-		list_add_tail(&wait->entry, &wq->head);
-}
-
-void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
-{
-	if (!list_empty(&wait->entry))
-		list_del_init(&wait->entry);
-}
-
 /* A test's stand-in for the interrupt that would arrive while the CPU idles. */
 void (*host_idle_hook)(void);
 
@@ -265,13 +254,25 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 	return 0;
 }
 
-void wake_up(struct wait_queue_head *wq)
-{
-	struct wait_queue_entry *w;
+/* No scheduler on the host: a woken task is only marked runnable, and counted. */
+unsigned long host_wakeups;
 
-	list_for_each_entry(w, &wq->head, entry)
-		w->woken = true;
+bool wake_up_process(struct task_struct *p)
+{
+	bool woke = p->state != TASK_RUNNING;
+
+	p->state = TASK_RUNNING;
+	host_wakeups++;
+	return woke;
 }
+
+void preempt_schedule(void) {}
+
+/* No worker threads on the host: tests run the queues themselves. */
+int workqueue_start_worker(struct workqueue_struct *wq) { return 0; }
+void workqueue_stop_worker(struct workqueue_struct *wq) {}
+void workqueue_wake_worker(struct workqueue_struct *wq) {}
+bool workqueue_flush_in_caller(struct workqueue_struct *wq) { return true; }
 
 /* The host has one CPU, and no other to bring up or take down. */
 bool cpu_online(unsigned int cpu) { return cpu == 0; }
@@ -280,3 +281,4 @@ int cpu_down(unsigned int cpu) { return -EINVAL; }
 
 /* No kernel symbol table on the host: addresses print as numbers. */
 bool ksym_lookup(u32 addr, const char **name, u32 *offset, u32 *size) { return false; }
+volatile unsigned long jiffies; /* no tick on the host: tests move time themselves */

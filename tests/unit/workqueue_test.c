@@ -1,6 +1,8 @@
 /* workqueue_test.c: queued work runs once, in order, and may queue itself again. */
 #include <kobold/types.h>
 #include <kobold/ktest.h>
+#include <kobold/irqflags.h>
+#include <kobold/time.h>
 #include <kobold/workqueue.h>
 
 struct job {
@@ -111,11 +113,75 @@ static void workqueue_lists_pending_and_counts_runs(struct ktest *t)
 	KTEST_EXPECT_EQ(t, total, total_before + 4);
 }
 
+struct later {
+	struct delayed_work dwork;
+	int runs;
+};
+
+static void later_fn(struct work_struct *work)
+{
+	container_of(to_delayed_work(work), struct later, dwork)->runs++;
+}
+
+static void workqueue_delayed_work_waits_for_its_timer(struct ktest *t)
+{
+	struct later a = { .runs = 0 }, b = { .runs = 0 };
+	unsigned long flags = local_irq_save(); /* the tick must not fire these timers */
+
+	INIT_DELAYED_WORK(&a.dwork, later_fn);
+	INIT_DELAYED_WORK(&b.dwork, later_fn);
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work(&a.dwork, 1000));
+	KTEST_EXPECT_FALSE(t, schedule_delayed_work(&a.dwork, 5)); /* already waiting */
+	KTEST_EXPECT_FALSE(t, work_pending(&a.dwork.work));	   /* not queued yet */
+	run_timers(jiffies + 999);
+	KTEST_EXPECT_FALSE(t, work_pending(&a.dwork.work));
+	run_timers(jiffies + 1000);
+	KTEST_EXPECT_TRUE(t, work_pending(&a.dwork.work));
+	KTEST_EXPECT_FALSE(t, schedule_delayed_work(&a.dwork, 5)); /* queued */
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work(&b.dwork, 1000));
+	KTEST_EXPECT_TRUE(t, cancel_delayed_work(&b.dwork)); /* its timer goes */
+	KTEST_EXPECT_FALSE(t, cancel_delayed_work(&b.dwork));
+	run_timers(jiffies + 2000);
+	KTEST_EXPECT_FALSE(t, work_pending(&b.dwork.work));
+	local_irq_restore(flags);
+	flush_scheduled_work();
+	KTEST_EXPECT_EQ(t, a.runs, 1);
+	KTEST_EXPECT_EQ(t, b.runs, 0);
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work(&b.dwork, 0)); /* 0: queued at once */
+	KTEST_EXPECT_TRUE(t, cancel_delayed_work(&b.dwork));	  /* taken off the queue */
+	flush_scheduled_work();
+	KTEST_EXPECT_EQ(t, b.runs, 0);
+}
+
+static void workqueue_a_queue_of_its_own(struct ktest *t)
+{
+	struct workqueue_struct *wq = create_workqueue("ktest");
+	struct later d = { .runs = 0 };
+	struct job a = { 0 };
+
+	KTEST_ASSERT_TRUE(t, wq != NULL);
+	INIT_WORK(&a.work, job_fn);
+	INIT_DELAYED_WORK(&d.dwork, later_fn);
+	KTEST_EXPECT_TRUE(t, queue_work(wq, &a.work));
+	KTEST_EXPECT_FALSE(t, queue_work(wq, &a.work));
+	KTEST_EXPECT_TRUE(t, queue_delayed_work(wq, &d.dwork, 0));
+	KTEST_EXPECT_FALSE(t, work_pending_any()); /* not on keventd's queue */
+	flush_workqueue(wq);			   /* the big kernel lock's holder (the tests) runs them itself */
+	KTEST_EXPECT_EQ(t, a.runs, 1);
+	KTEST_EXPECT_EQ(t, d.runs, 1);
+	KTEST_EXPECT_TRUE(t, list_empty(&wq->pending));
+	queue_work(wq, &a.work);
+	destroy_workqueue(wq); /* runs what is left first */
+	KTEST_EXPECT_EQ(t, a.runs, 2);
+}
+
 static const struct ktest_case workqueue_cases[] = {
 	KTEST_CASE(workqueue_runs_each_once_in_order),
 	KTEST_CASE(workqueue_flush_runs_slices_it_queues),
 	KTEST_CASE(workqueue_cancel_takes_it_off),
 	KTEST_CASE(workqueue_lists_pending_and_counts_runs),
+	KTEST_CASE(workqueue_delayed_work_waits_for_its_timer),
+	KTEST_CASE(workqueue_a_queue_of_its_own),
 	KTEST_END,
 };
 

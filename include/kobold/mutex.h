@@ -1,0 +1,38 @@
+/*
+ * mutex.h: struct mutex, the sleeping lock Linux 2.6.16 added beside the
+ * semaphore: one owner at a time, released only by its owner (checked, as
+ * CONFIG_DEBUG_MUTEXES checks it), never taken in an interrupt handler.
+ */
+#ifndef KOBOLD_MUTEX_H
+#define KOBOLD_MUTEX_H
+
+#include <kobold/wait.h>
+
+struct task_struct;
+
+struct mutex {
+	int locked;
+	struct task_struct *owner;
+	struct wait_queue_head wait;
+};
+
+#define __MUTEX_INITIALIZER(name) { .locked = 0, .owner = NULL, .wait = __WAIT_QUEUE_HEAD_INITIALIZER((name).wait) }
+#define DEFINE_MUTEX(name) struct mutex name = __MUTEX_INITIALIZER(name)
+
+static inline void mutex_init(struct mutex *lock)
+{
+	lock->locked = 0;
+	lock->owner = NULL;
+	init_waitqueue_head(&lock->wait);
+}
+
+static inline bool mutex_is_locked(const struct mutex *lock) { return lock->locked; }
+
+void mutex_lock(struct mutex *lock);
+/* As mutex_lock, but Ctrl-C ends the wait with -EINTR. */
+int mutex_lock_interruptible(struct mutex *lock);
+/* 1 if it took the lock, 0 if it is held (Linux's sense, the opposite of down_trylock). */
+int mutex_trylock(struct mutex *lock);
+void mutex_unlock(struct mutex *lock);
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * sched.h: threads and the scheduler (kernel/sched.c). Every flow of
+ * control is a struct task_struct with a stack of its own: the shell, the
+ * kernel threads, the idle thread. The runnable ones wait on their CPU's run
+ * queue (struct rq, kernel/runqueue.c); schedule() picks the next in turn
+ * and switch_to() changes stacks. A thread runs until it sleeps, or until
+ * its slice of ticks is used up and an interrupt returns to it with the
+ * preemption count at zero (CONFIG_PREEMPT).
+ */
+#ifndef KOBOLD_SCHED_H
+#define KOBOLD_SCHED_H
+
+#include <kobold/atomic.h>
+#include <kobold/list.h>
+#include <kobold/lockdep.h>
+#include <kobold/preempt.h>
+#include <kobold/smp.h>
+#include <kobold/types.h>
+
+#define TASK_RUNNING 0
+#define TASK_INTERRUPTIBLE 1   /* asleep; Ctrl-C (a signal) wakes it too */
+#define TASK_UNINTERRUPTIBLE 2 /* asleep until its wake-up */
+#define TASK_DEAD 64	       /* exited; its stack goes at the next switch */
+
+#define TASK_COMM_LEN 16
+/*
+ * Each thread's kernel stack: 32 KiB, the boot stack's size (2.6 i386 had
+ * 8 KiB). Work items run udev's rules, whose path buffers take 4 KiB
+ * frames; a word at the stack's bottom (Linux's STACK_END_MAGIC value)
+ * is checked at each switch, so an overflow panics instead of corrupting.
+ */
+#define THREAD_SIZE 32768
+#define STACK_END_MAGIC 0x57ac6e9dUL
+#define DEF_TIMESLICE 10 /* ticks a thread runs before another gets a turn */
+#define MAX_SCHEDULE_TIMEOUT LONG_MAX
+
+#define PF_KTHREAD 0x1 /* a kernel thread: `ps` shows it in brackets */
+
+/* What switch_to() keeps of a thread that is not running: its stack pointer. */
+struct thread_struct {
+	unsigned long esp;
+};
+
+struct task_struct {
+	volatile long state;
+	int pid;
+	unsigned int flags;
+	char comm[TASK_COMM_LEN];
+	atomic_t usage;		   /* references: the task itself, kthread_stop, ... */
+	struct list_head run_list; /* on its run queue while runnable */
+	struct list_head tasks;	   /* on the list of every task (ps) */
+	int time_slice;		   /* ticks left of its turn */
+	int saved_preempt_count;   /* its preempt_count while switched out */
+	int lock_depth;		   /* lock_kernel()s it holds (kernel/kernel_lock.c) */
+	unsigned int cpu;
+	unsigned long nvcsw, nivcsw; /* switches: voluntary (slept), involuntary (preempted) */
+	unsigned long utime;	     /* ticks it was running at */
+	void *stack;		     /* THREAD_SIZE bytes; NULL for the boot thread */
+	struct thread_struct thread;
+	struct lockdep_task lockdep; /* the locks it holds (kernel/lockdep.c) */
+	int (*threadfn)(void *data); /* what it runs: its result is its exit code */
+	void *data;
+	/* kthreads (kernel/kthread.c) */
+	int (*kthread_fn)(void *data);
+	void *kthread_data;
+	bool should_stop;
+	int exit_code;
+	struct task_struct *stopper; /* kthread_stop's caller, woken at exit */
+};
+
+/* The running thread, per CPU (one CPU schedules today). */
+extern struct task_struct *current_task;
+#define current current_task
+
+/* The boot thread: kmain, then the console's shell, PID 1. */
+extern struct task_struct init_task;
+
+/* A CPU's run queue: its runnable threads in turn, and its idle thread. */
+struct rq {
+	struct list_head queue; /* runnable threads, next first */
+	unsigned int nr_running;
+	struct task_struct *curr;
+	struct task_struct *idle;
+	unsigned long nr_switches;
+};
+
+void rq_init(struct rq *rq, struct task_struct *idle);
+/* Puts a runnable task at the tail (its turn comes after the others'). */
+void enqueue_task(struct rq *rq, struct task_struct *p);
+void dequeue_task(struct rq *rq, struct task_struct *p);
+bool task_queued(const struct task_struct *p);
+/*
+ * The next thread to run after prev: the head of the queue (prev, if it is
+ * still runnable, goes to the tail first), or the idle thread if none.
+ */
+struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev);
+/* A tick of prev's turn; true when its slice is used up (it is refilled). */
+bool task_tick(struct rq *rq, struct task_struct *p);
+
+/* Every task there is, for `ps` (kernel/runqueue.c). */
+extern struct list_head task_list;
+void task_list_add(struct task_struct *p);
+void task_list_del(struct task_struct *p);
+
+static inline void get_task_struct(struct task_struct *p) { atomic_inc(&p->usage); }
+/* Drops a reference; the last one frees the task and its stack. */
+void put_task_struct(struct task_struct *p);
+
+#define set_current_state(s) (current->state = (s))
+#define __set_current_state(s) (current->state = (s))
+
+/* kernel/sched.c */
+void sched_init(void);
+void schedule(void);
+/* Gives the CPU up if another thread's turn has come (a long loop's courtesy). */
+void cond_resched(void);
+void yield(void);
+/* Makes a sleeping task runnable; false if it was running already. */
+bool wake_up_process(struct task_struct *p);
+/* Sleeps for up to timeout ticks (state set by the caller); returns the ticks left. */
+long schedule_timeout(long timeout);
+long schedule_timeout_interruptible(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+void msleep(unsigned int msecs);
+/* Called by the timer interrupt each tick. */
+void scheduler_tick(void);
+/* On the way out of an interrupt: switches if preemption is due. */
+void preempt_schedule_irq(void);
+/* A new thread that will call fn(data) (and exit with its result), not yet runnable. */
+struct task_struct *create_thread(int (*fn)(void *data), void *data, const char *name);
+__noreturn void do_exit(int code);
+/* The lowest and highest address of the running thread's stack (backtraces). */
+void current_stack_bounds(const char **bottom, const char **top);
+/*
+ * With interrupts off: sleeps until the next tick or a wake-up (the idle
+ * thread halts meanwhile), or halts if the scheduler is not running yet;
+ * returns with interrupts on.
+ */
+void idle_sleep(void);
+unsigned long nr_context_switches(void);
+extern struct rq runqueues[NR_CPUS];
+#define this_rq() (&runqueues[0])
+
+#endif

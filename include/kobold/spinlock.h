@@ -1,0 +1,158 @@
+/*
+ * spinlock.h: spinlock_t and rwlock_t, as Linux 2.6's. On one CPU a
+ * spinlock need only keep the holder from being preempted (and, for the
+ * _irq forms, from being interrupted), and that is what these do; the lock
+ * word is kept all the same, with 2.6's spinlock debugging
+ * (lib/spinlock_debug.c): taking a lock its holder already holds, or
+ * releasing one that is not held, prints "BUG: spinlock recursion on
+ * CPU#0, sh/1" and the lock's state, as CONFIG_DEBUG_SPINLOCK does. SMP
+ * adds the spinning on the word, nothing else.
+ */
+#ifndef KOBOLD_SPINLOCK_H
+#define KOBOLD_SPINLOCK_H
+
+#include <kobold/irqflags.h>
+#include <kobold/preempt.h>
+#include <kobold/types.h>
+
+#define SPINLOCK_MAGIC 0xdead4ead
+#define RWLOCK_MAGIC 0xdeaf1eed
+
+struct task_struct;
+
+typedef struct {
+	volatile unsigned int slock; /* 1: free, 0: held (2.6 i386's sense) */
+	unsigned int magic;
+	int owner_cpu; /* -1: none */
+	struct task_struct *owner;
+} spinlock_t;
+
+#define __SPIN_LOCK_UNLOCKED(name) { .slock = 1, .magic = SPINLOCK_MAGIC, .owner_cpu = -1 }
+#define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
+#define spin_lock_init(lock) (*(lock) = (spinlock_t)__SPIN_LOCK_UNLOCKED(lock))
+
+/* The checks and the lock word (lib/spinlock_debug.c). */
+void _raw_spin_lock(spinlock_t *lock);
+void _raw_spin_unlock(spinlock_t *lock);
+bool _raw_spin_trylock(spinlock_t *lock);
+
+static inline bool spin_is_locked(const spinlock_t *lock) { return lock->slock == 0; }
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	preempt_disable();
+	_raw_spin_lock(lock);
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	_raw_spin_unlock(lock);
+	preempt_enable();
+}
+
+/* True if it took the lock. */
+static inline bool spin_trylock(spinlock_t *lock)
+{
+	preempt_disable();
+	if (_raw_spin_trylock(lock))
+		return true;
+	preempt_enable();
+	return false;
+}
+
+static inline void spin_lock_irq(spinlock_t *lock)
+{
+	local_irq_disable();
+	spin_lock(lock);
+}
+
+static inline void spin_unlock_irq(spinlock_t *lock)
+{
+	_raw_spin_unlock(lock);
+	local_irq_enable();
+	preempt_enable();
+}
+
+#define spin_lock_irqsave(lock, flags)      \
+	do {                                \
+		(flags) = local_irq_save(); \
+		spin_lock(lock);            \
+	} while (0)
+
+static inline void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
+{
+	_raw_spin_unlock(lock);
+	local_irq_restore(flags);
+	preempt_enable();
+}
+
+/*
+ * rwlock_t: many readers or one writer. On one CPU, as a spinlock: the
+ * count keeps the debugging honest (a writer inside a writer, an unlock
+ * of a lock nobody holds).
+ */
+typedef struct {
+	volatile int readers; /* -1: a writer holds it */
+	unsigned int magic;
+	struct task_struct *owner; /* the writer */
+} rwlock_t;
+
+#define __RW_LOCK_UNLOCKED(name) { .readers = 0, .magic = RWLOCK_MAGIC }
+#define DEFINE_RWLOCK(name) rwlock_t name = __RW_LOCK_UNLOCKED(name)
+#define rwlock_init(lock) (*(lock) = (rwlock_t)__RW_LOCK_UNLOCKED(lock))
+
+void _raw_read_lock(rwlock_t *lock);
+void _raw_read_unlock(rwlock_t *lock);
+void _raw_write_lock(rwlock_t *lock);
+void _raw_write_unlock(rwlock_t *lock);
+
+static inline void read_lock(rwlock_t *lock)
+{
+	preempt_disable();
+	_raw_read_lock(lock);
+}
+
+static inline void read_unlock(rwlock_t *lock)
+{
+	_raw_read_unlock(lock);
+	preempt_enable();
+}
+
+static inline void write_lock(rwlock_t *lock)
+{
+	preempt_disable();
+	_raw_write_lock(lock);
+}
+
+static inline void write_unlock(rwlock_t *lock)
+{
+	_raw_write_unlock(lock);
+	preempt_enable();
+}
+
+#define read_lock_irqsave(lock, flags)      \
+	do {                                \
+		(flags) = local_irq_save(); \
+		read_lock(lock);            \
+	} while (0)
+#define write_lock_irqsave(lock, flags)     \
+	do {                                \
+		(flags) = local_irq_save(); \
+		write_lock(lock);           \
+	} while (0)
+
+static inline void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
+{
+	_raw_read_unlock(lock);
+	local_irq_restore(flags);
+	preempt_enable();
+}
+
+static inline void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
+{
+	_raw_write_unlock(lock);
+	local_irq_restore(flags);
+	preempt_enable();
+}
+
+#endif

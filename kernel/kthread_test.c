@@ -1,0 +1,283 @@
+/*
+ * kthread_test.c: `test=kthread`, kernel only: threads start and stop,
+ * completions and wait queues pass the CPU between them, timers and msleep
+ * keep time, a mutex and a semaphore make contenders wait their turn, and
+ * the tick preempts a thread that never sleeps (CONFIG_PREEMPT).
+ */
+#include <asm/io.h>
+#include <kobold/clock.h>
+#include <kobold/completion.h>
+#include <kobold/errno.h>
+#include <kobold/ktest.h>
+#include <kobold/kthread.h>
+#include <kobold/mutex.h>
+#include <kobold/semaphore.h>
+#include <kobold/smp_lock.h>
+#include <kobold/string.h>
+#include <kobold/time.h>
+#include <kobold/timer.h>
+#include <kobold/workqueue.h>
+
+static int count_until_stopped(void *data)
+{
+	volatile int *n = data;
+
+	while (!kthread_should_stop()) {
+		(*n)++;
+		msleep(1);
+	}
+	return 42;
+}
+
+static void kthread_runs_until_stopped(struct ktest *t)
+{
+	volatile int n = 0;
+	struct task_struct *k = kthread_run(count_until_stopped, (void *)&n, "ktest/%d", 1);
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	KTEST_EXPECT_STREQ(t, k->comm, "ktest/1");
+	KTEST_EXPECT_TRUE(t, k->pid > 2);
+	msleep(20);
+	KTEST_EXPECT_TRUE(t, n > 0);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 42);
+}
+
+static int never_runs(void *data)
+{
+	*(int *)data = 1;
+	return 0;
+}
+
+static void kthread_stopped_before_it_ran(struct ktest *t)
+{
+	int ran = 0;
+	struct task_struct *k = kthread_create(never_runs, &ran, "ktest-idle");
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	KTEST_EXPECT_EQ(t, k->state, TASK_UNINTERRUPTIBLE); /* created stopped */
+	KTEST_EXPECT_EQ(t, kthread_stop(k), -EINTR);
+	KTEST_EXPECT_EQ(t, ran, 0);
+}
+
+struct pingpong {
+	struct completion ping, pong;
+	int rounds;
+};
+
+static int ponger(void *data)
+{
+	struct pingpong *p = data;
+
+	for (int i = 0; i < p->rounds; i++) {
+		wait_for_completion(&p->ping);
+		complete(&p->pong);
+	}
+	while (!kthread_should_stop()) /* kthread_stop needs it alive */
+		msleep(1);
+	return 0;
+}
+
+static void kthread_completions_pass_the_cpu(struct ktest *t)
+{
+	struct pingpong p = { .rounds = 100 };
+	struct task_struct *k;
+	unsigned long switches = nr_context_switches();
+
+	init_completion(&p.ping);
+	init_completion(&p.pong);
+	k = kthread_run(ponger, &p, "ktest-pong");
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	for (int i = 0; i < p.rounds; i++) {
+		complete(&p.ping);
+		wait_for_completion(&p.pong);
+	}
+	KTEST_EXPECT_TRUE(t, nr_context_switches() - switches >= 2 * (unsigned long)p.rounds);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
+}
+
+static void mark(unsigned long data) { *(volatile int *)data = (int)jiffies; }
+
+static void kthread_timers_and_msleep_keep_time(struct ktest *t)
+{
+	volatile int at = 0, never = 0;
+	struct timer_list a, b;
+	unsigned long start = jiffies;
+	u64 t0 = ktime_get_ns();
+
+	setup_timer(&a, mark, (unsigned long)&at);
+	setup_timer(&b, mark, (unsigned long)&never);
+	mod_timer(&a, start + 5);
+	mod_timer(&b, start + 10);
+	KTEST_EXPECT_EQ(t, del_timer_sync(&b), 1);
+	msleep(20);
+	KTEST_EXPECT_TRUE(t, ktime_get_ns() - t0 >= 20 * 1000000ULL);
+	KTEST_EXPECT_TRUE(t, at >= (int)start + 5);
+	KTEST_EXPECT_EQ(t, never, 0);
+	KTEST_EXPECT_FALSE(t, timer_pending(&a));
+	KTEST_EXPECT_EQ(t, schedule_timeout_uninterruptible(3), 0);
+	KTEST_EXPECT_TRUE(t, jiffies - start >= 23);
+}
+
+struct contend {
+	struct mutex lock;
+	int inside, overlaps, total;
+};
+
+static int mutex_worker(void *data)
+{
+	struct contend *c = data;
+
+	for (int i = 0; i < 20; i++) {
+		mutex_lock(&c->lock);
+		if (c->inside++)
+			c->overlaps++;
+		msleep(1); /* sleep holding it: the others must wait */
+		c->total++;
+		c->inside--;
+		mutex_unlock(&c->lock);
+	}
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+static void kthread_mutex_serialises_contenders(struct ktest *t)
+{
+	struct contend c = { 0 };
+	struct task_struct *k[3];
+
+	mutex_init(&c.lock);
+	for (int i = 0; i < 3; i++)
+		k[i] = kthread_run(mutex_worker, &c, "ktest-mutex/%d", i);
+	for (int i = 0; i < 3; i++)
+		if (!IS_ERR(k[i]))
+			KTEST_EXPECT_EQ(t, kthread_stop(k[i]), 0);
+	KTEST_EXPECT_EQ(t, c.overlaps, 0);
+	KTEST_EXPECT_EQ(t, c.total, 60);
+	KTEST_EXPECT_FALSE(t, mutex_is_locked(&c.lock));
+}
+
+struct downer {
+	struct semaphore sem;
+	volatile bool got;
+};
+
+static int down_once(void *data)
+{
+	struct downer *d = data;
+
+	down(&d->sem);
+	d->got = true;
+	up(&d->sem);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+static void kthread_semaphore_holds_off_a_contender(struct ktest *t)
+{
+	struct downer d = { .got = false };
+	struct task_struct *k;
+
+	init_MUTEX(&d.sem);
+	down(&d.sem);
+	k = kthread_run(down_once, &d, "ktest-sem");
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	msleep(10);
+	KTEST_EXPECT_FALSE(t, d.got); /* it sleeps in down() */
+	KTEST_EXPECT_EQ(t, k->state, TASK_UNINTERRUPTIBLE);
+	up(&d.sem);
+	msleep(10);
+	KTEST_EXPECT_TRUE(t, d.got);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
+}
+
+static int set_flag(void *data)
+{
+	*(volatile bool *)data = true;
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* This thread never sleeps while it waits: only the tick's preemption lets the other run. */
+static void kthread_the_tick_preempts_a_busy_thread(struct ktest *t)
+{
+	volatile bool flag = false;
+	struct task_struct *k = kthread_create(set_flag, (void *)&flag, "ktest-preempt");
+	u64 deadline = ktime_get_ns() + 500 * 1000000ULL;
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	wake_up_process(k);
+	while (!flag && ktime_get_ns() < deadline)
+		cpu_relax();
+	KTEST_EXPECT_TRUE(t, flag);
+	KTEST_EXPECT_TRUE(t, current->nivcsw > 0);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
+}
+
+struct slow_work {
+	struct work_struct work;
+	struct workqueue_struct *wq;
+	volatile int done;
+	struct completion flushed;
+};
+
+static void slow_fn(struct work_struct *work)
+{
+	msleep(20);
+	container_of(work, struct slow_work, work)->done = 1;
+}
+
+static int flusher(void *data)
+{
+	struct slow_work *s = data;
+	int seen;
+
+	flush_workqueue(s->wq); /* no big kernel lock: waits for the worker */
+	seen = s->done;
+	complete(&s->flushed);
+	while (!kthread_should_stop())
+		msleep(1);
+	return seen;
+}
+
+static void kthread_flush_workqueue_waits_for_the_worker(struct ktest *t)
+{
+	struct slow_work s = { .done = 0 };
+	struct task_struct *k;
+	int depth;
+
+	s.wq = create_workqueue("ktest");
+	KTEST_ASSERT_TRUE(t, s.wq != NULL);
+	KTEST_EXPECT_STREQ(t, s.wq->worker->comm, "ktest/0");
+	INIT_WORK(&s.work, slow_fn);
+	init_completion(&s.flushed);
+	queue_work(s.wq, &s.work);
+	depth = release_kernel_lock(); /* the tests run with it, as boot does: let the worker in */
+	k = kthread_run(flusher, &s, "ktest-flush");
+	if (!IS_ERR(k)) {
+		wait_for_completion(&s.flushed);
+		KTEST_EXPECT_EQ(t, kthread_stop(k), 1); /* the item had finished when flush returned */
+	}
+	reacquire_kernel_lock(depth);
+	destroy_workqueue(s.wq);
+}
+
+static const struct ktest_case kthread_cases[] = {
+	KTEST_CASE(kthread_runs_until_stopped),
+	KTEST_CASE(kthread_stopped_before_it_ran),
+	KTEST_CASE(kthread_completions_pass_the_cpu),
+	KTEST_CASE(kthread_timers_and_msleep_keep_time),
+	KTEST_CASE(kthread_mutex_serialises_contenders),
+	KTEST_CASE(kthread_semaphore_holds_off_a_contender),
+	KTEST_CASE(kthread_the_tick_preempts_a_busy_thread),
+	KTEST_CASE(kthread_flush_workqueue_waits_for_the_worker),
+	KTEST_END,
+};
+
+static struct ktest_suite kthread_suite = {
+	.name = "kthread",
+	.cases = kthread_cases,
+};
+KTEST_SUITE(kthread_suite);
