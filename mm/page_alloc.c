@@ -189,7 +189,6 @@ void free_pages(void *addr, unsigned int n)
 	spin_unlock(&zone_lock);
 }
 
-
 void free_reserved_range(unsigned long start, unsigned long end)
 {
 	unsigned long pfn = ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT;
