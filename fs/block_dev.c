@@ -161,7 +161,7 @@ static ssize_t blkdev_aio_rw(struct kiocb *iocb, enum req_op op, char *buf, size
 	struct gendisk *disk = bdev->bd_disk;
 	loff_t end = (loff_t)bdev_nr_sectors(bdev) * SECTOR_SIZE;
 	u64 sector = (u64)pos / SECTOR_SIZE;
-	int nr, i;
+	int nr, i, err;
 
 	if (disk->dead)
 		return -ENODEV;
@@ -171,9 +171,9 @@ static ssize_t blkdev_aio_rw(struct kiocb *iocb, enum req_op op, char *buf, size
 		return op == REQ_OP_WRITE && n ? -ENOSPC : 0;
 	n = (size_t)min((loff_t)n, end - pos);
 	if (bdev->bd_part) { /* the whole transfer moved and counted once */
-		nr = blk_partition_remap(bdev->bd_part, op, &sector, n / SECTOR_SIZE);
-		if (nr)
-			return nr;
+		err = blk_partition_remap(bdev->bd_part, op, &sector, n / SECTOR_SIZE);
+		if (err)
+			return err;
 	}
 	nr = blkdev_aio_alloc(iocb, disk, n);
 	if (nr < 0)

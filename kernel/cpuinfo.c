@@ -27,7 +27,8 @@ static const char *const cap_names[4][32] = {
 	/* clang-format on */
 };
 
-static void read_brand(struct cpuinfo_x86 *c)
+/* The extended leaves: the brand string, the 0x80000001 flags, the L2 size. */
+static void read_extended_leaves(struct cpuinfo_x86 *c)
 {
 	u32 *w = (u32 *)c->model_id, max, b, d;
 
@@ -55,6 +56,7 @@ static const char *skip_spaces(const char *s)
 void identify_cpu(struct cpuinfo_x86 *c)
 {
 	u32 a, b, cx, d, cr0;
+	const char *brand;
 
 	memset(c, 0, sizeof(*c));
 	c->cache_size_kb = -1;
@@ -71,8 +73,9 @@ void identify_cpu(struct cpuinfo_x86 *c)
 		c->family += (a >> 20) & 0xff;
 	if (c->family >= 6)
 		c->model += ((a >> 16) & 0xf) << 4;
-	read_brand(c);
-	memmove(c->model_id, skip_spaces(c->model_id), strlen(skip_spaces(c->model_id)) + 1);
+	read_extended_leaves(c);
+	brand = skip_spaces(c->model_id); /* Intel pads the brand string on the left */
+	memmove(c->model_id, brand, strlen(brand) + 1);
 	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
 	c->wp = cr0 & (1u << 16);
 	c->identified = true;

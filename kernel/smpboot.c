@@ -182,7 +182,7 @@ int disable_nonboot_cpus(void)
 	int err = 0;
 
 	pr_info("Disabling non-boot CPUs ...\n");
-	for (unsigned int cpu = 1; cpu < nr_present && !err; cpu++) {
+	for (unsigned int cpu = 1; cpu < nr_present; cpu++) {
 		if (!online[cpu])
 			continue;
 		err = cpu_down(cpu);

@@ -7,6 +7,8 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
+#include "vfs_helpers.h"
+
 #define ARCHIVE_MAX 2048
 #define MAX_SEEN 8
 
@@ -167,21 +169,6 @@ static void cpio_concatenated_archives_and_callback_errors(struct ktest *t)
 	KTEST_EXPECT_EQ(t, stop.n, 1);
 	KTEST_EXPECT_EQ(t, cpio_walk(a->buf, 0, record, &s, &err), 0); /* empty: nothing */
 	kfree(a);
-}
-
-static ssize_t t_read(const char *name, char *buf, size_t size)
-{
-	struct file *f;
-	ssize_t n;
-	int err = vfs_open(NULL, name, O_RDONLY, 0, &f);
-
-	buf[0] = '\0';
-	if (err)
-		return err;
-	n = vfs_read(f, buf, size - 1);
-	vfs_close(f);
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
 }
 
 static void t_cleanup(void)

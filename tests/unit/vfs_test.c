@@ -9,6 +9,8 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
+#include "vfs_helpers.h"
+
 /* The absolute path name resolves to (following links), or "" on error. */
 static const char *t_resolve(const struct path *cwd, const char *name, unsigned int flags)
 {
@@ -35,21 +37,6 @@ static int t_write(const char *name, const char *text, unsigned int flags)
 	n = vfs_write(f, text, strlen(text));
 	vfs_close(f);
 	return n < 0 ? (int)n : 0;
-}
-
-static ssize_t t_read(const char *name, char *buf, size_t size)
-{
-	struct file *f;
-	ssize_t n;
-	int err = vfs_open(NULL, name, O_RDONLY, 0, &f);
-
-	buf[0] = '\0';
-	if (err)
-		return err;
-	n = vfs_read(f, buf, size - 1);
-	vfs_close(f);
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
 }
 
 static void rm_rf(const char *dir)
