@@ -311,7 +311,7 @@ struct class_device {
 	struct kobject kobj;   /* /sys/class/<class>/<class_id> */
 	struct class *class;
 	dev_t devt;	    /* if set: a "dev" file and MAJOR/MINOR in events */
-	struct device *dev; /* if set: "device" and "driver" links */
+	struct device *dev; /* if set: a "device" link, and CLASS:ID back from it */
 	void *class_data;
 	struct class_device *parent; /* optional: a subdirectory of another */
 	void (*release)(struct class_device *dev);
