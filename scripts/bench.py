@@ -35,6 +35,8 @@ DEPTHS = [1, 4, 16, 32]
 # Enough per reader at depth 32 (128 and 64 reads) that starting a process is not the figure.
 DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128), ("rand", 64, 128),
               ("seq", 1024, 256)]
+# The depth rows again with -smp 2 (virtio-blk num-queues 2, a queue and a vector per CPU).
+SMP_DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128)]
 DEVMODEL_N = [100, 1000, 10000, 100000]
 AIOREAD = os.path.join(OUT, "aioread")
 DISK_ARGS = ["-drive", "file=%s,if=none,id=bench,format=raw,cache=none,aio=threads" % DISK,
@@ -173,6 +175,42 @@ def bench_dd(k):
                 add("dd", "dd/blk --refill " + name, round(100.0 * ratios["refill"], 1), "%")
 
 
+def verify_data(k, cpus=1):
+    """After the depth rows: the pattern written at depth 32, read back and checked at
+    every depth, 4 KiB and 64 KiB, sequential and random (blk bench --verify)."""
+    out = k.run("blk bench vda write seq 64 64 --depth 32 --verify", timeout=600)
+    if "written with the pattern" not in out:
+        raise RuntimeError("data check, write: " + out.strip())
+    checked = 0
+    for kind in ("seq", "rand"):
+        for kib in (4, 64):
+            for depth in DEPTHS:
+                mib = 4 if kib == 4 else 64
+                out = k.run("blk bench vda read %s %d %d --depth %d --verify" % (kind, kib, mib, depth),
+                            timeout=600)
+                if "checked against the pattern" not in out:
+                    raise RuntimeError("data check: " + out.strip())
+                checked += mib * 1024 // kib
+    add("verify", "blocks read back and checked%s" % (", -smp %d" % cpus if cpus > 1 else ""),
+        checked, "blocks")
+
+
+def bench_kobold_smp_depth():
+    """Some depth rows on 2 CPUs: the disk gets a request queue and an MSI-X vector per
+    CPU; the bench thread submits from one of them."""
+    k = kobold.boot("loglevel=3 sbd.nr=0", qemu_args=DISK_ARGS + ["-m", "512M", "-smp", "2"])
+    try:
+        queues = k.run("cat /proc/interrupts").count("-req.")
+        add("depth", "request queues, -smp 2", queues, "queues")
+        for kind, kib, mib in SMP_DEPTH_ROWS:
+            for depth in DEPTHS:
+                _, iops = kobold_io(k, "vda", "read", kind, kib, mib, depth)
+                add("depth", depth_name(kind, kib, depth) + ", -smp 2", iops, "IOPS")
+        verify_data(k, 2)
+    finally:
+        k.close()
+
+
 def bench_kobold_disks():
     k = kobold.boot("loglevel=3 sbd.size=65536", qemu_args=DISK_ARGS + ["-m", "512M"])
     try:
@@ -189,6 +227,8 @@ def bench_kobold_disks():
             for depth in DEPTHS:
                 _, iops = kobold_io(k, "vda", "read", kind, kib, mib, depth)
                 add("depth", depth_name(kind, kib, depth), iops, "IOPS")
+        if have_vda:
+            verify_data(k)
         if not have_vda:
             add("virtio-blk", "no virtio disk found", None, "")
         elif DD_ROUNDS:  # BENCH_DD_ROUNDS=0: no dd rows
@@ -456,6 +496,7 @@ def main():
         add("boot", "GRUB, host (median)", gt, "s")
     if "disks" in parts:
         bench_kobold_disks()
+        bench_kobold_smp_depth()
         attach_linux()
         attach_host()
     if "devmodel" in parts:

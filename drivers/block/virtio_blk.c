@@ -447,8 +447,14 @@ static int virtblk_init_vqs(struct virtio_blk *vblk)
 	err = vdev->config->find_vqs(vdev, n, vqs, callbacks, names);
 	if (err)
 		goto out;
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		vblk->vqs[i].vq = vqs[i];
+		/* Queue i serves CPU i: its completions interrupt that CPU (as blk-mq's map). */
+		if (n > 1 && vdev->config->set_vq_affinity &&
+		    vdev->config->set_vq_affinity(vqs[i], i))
+			pr_warn("virtio_blk %s: %s interrupts CPU 0, not %u\n", vdev->dev.bus_id,
+				vblk->vqs[i].name, i);
+	}
 	vblk->num_vqs = n;
 out:
 	if (err) {
