@@ -424,7 +424,7 @@ static unsigned int virtblk_num_queues(struct virtio_device *vdev)
 	return min(max((unsigned int)num, 1u), num_online_cpus());
 }
 
-/* The request queues, named req.0, req.1, ... as Linux's, each with its callback. */
+/* The request queues: "requests" alone, else req.0, req.1, ... as Linux 4.6's; each with its callback. */
 static int virtblk_init_vqs(struct virtio_blk *vblk)
 {
 	struct virtio_device *vdev = vblk->vdev;
@@ -439,7 +439,10 @@ static int virtblk_init_vqs(struct virtio_blk *vblk)
 		goto out;
 	for (unsigned int i = 0; i < n; i++) {
 		callbacks[i] = virtblk_done;
-		scnprintf(vblk->vqs[i].name, VIRTBLK_VQ_NAME_LEN, "req.%u", i);
+		if (n == 1) /* Linux 2.6.24's one queue */
+			scnprintf(vblk->vqs[i].name, VIRTBLK_VQ_NAME_LEN, "requests");
+		else
+			scnprintf(vblk->vqs[i].name, VIRTBLK_VQ_NAME_LEN, "req.%u", i);
 		names[i] = vblk->vqs[i].name;
 		spin_lock_init(&vblk->vqs[i].lock);
 		INIT_LIST_HEAD(&vblk->vqs[i].pending);
@@ -575,10 +578,14 @@ static const struct virtio_device_id id_table[] = {
 };
 MODULE_DEVICE_TABLE(virtio, id_table);
 
-/* What we implement; anything else the device offers stays unacknowledged. */
+/*
+ * What we implement; anything else the device offers stays unacknowledged.
+ * The event index too: a disk at depth is where it saves notifications
+ * (virtio.event_idx=0 turns it off, docs/performance.md).
+ */
 static const unsigned int features[] = {
 	VIRTIO_BLK_F_SIZE_MAX, VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_RO, VIRTIO_BLK_F_BLK_SIZE,
-	VIRTIO_BLK_F_FLUSH, VIRTIO_BLK_F_MQ
+	VIRTIO_BLK_F_FLUSH, VIRTIO_BLK_F_MQ, VIRTIO_RING_F_EVENT_IDX
 };
 
 static struct virtio_driver virtio_blk = {
