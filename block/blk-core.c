@@ -113,6 +113,12 @@ int blk_poll(struct gendisk *d)
 	return d->fops->poll ? d->fops->poll(d) : 0;
 }
 
+void blk_poll_irq(struct gendisk *d, bool on)
+{
+	if (d->fops->poll_irq)
+		d->fops->poll_irq(d, on);
+}
+
 /*
  * Linux 2.6's get_request_wait: sleeps while the disk's queue is full,
  * after announcing what was batched (else nothing would complete).

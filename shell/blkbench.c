@@ -102,12 +102,11 @@ static int wait_for_slot(struct bench *b)
 	blk_commit(d);
 	if (!blk_polling(d))
 		return wait_event_interruptible(d->wait, b->in_flight < b->depth);
-	while (b->in_flight >= b->depth) {
-		if (signal_pending())
-			return -EINTR;
+	blk_poll_irq(d, false);
+	while (b->in_flight >= b->depth && !signal_pending())
 		blk_poll(d);
-	}
-	return 0;
+	blk_poll_irq(d, true);
+	return b->in_flight < b->depth ? 0 : -EINTR;
 }
 
 /* A free slot, waiting for a completion if all are in flight; checks its last read. */

@@ -182,6 +182,31 @@ static int virtblk_poll(struct gendisk *disk)
 	return n;
 }
 
+/*
+ * While a waiter polls, the queues ask for no interrupt; after, they ask
+ * again and take what the device used in between (virtqueue_enable_cb's
+ * second look), waking whoever waits for it.
+ */
+static void virtblk_poll_irq(struct gendisk *disk, bool on)
+{
+	struct virtio_blk *vblk = disk->private_data;
+
+	for (unsigned int i = 0; i < vblk->num_vqs; i++) {
+		struct virtio_blk_vq *bvq = &vblk->vqs[i];
+		unsigned long flags;
+		bool missed = false;
+
+		spin_lock_irqsave(&bvq->lock, flags);
+		if (on)
+			missed = !virtqueue_enable_cb(bvq->vq);
+		else
+			virtqueue_disable_cb(bvq->vq);
+		spin_unlock_irqrestore(&bvq->lock, flags);
+		if (missed)
+			virtblk_drain(vblk, bvq);
+	}
+}
+
 /* Into the ring; the device is told at once unless more follow (kick false). */
 static void virtblk_queue(struct virtio_blk *vblk, struct virtio_blk_vq *bvq,
 			  struct virtblk_req *vbr, bool kick)
@@ -264,6 +289,7 @@ static const struct block_device_operations virtblk_fops = {
 	.submit = virtblk_submit,
 	.commit = virtblk_commit,
 	.poll = virtblk_poll,
+	.poll_irq = virtblk_poll_irq,
 };
 
 /* Waits for one of the driver's own requests, for a while: a broken device must not hang us. */

@@ -25,6 +25,7 @@ struct vring_virtqueue {
 	u16 num_added;	   /* published since the last kick */
 	bool indirect;	   /* VIRTIO_RING_F_INDIRECT_DESC negotiated */
 	bool event;	   /* VIRTIO_RING_F_EVENT_IDX negotiated */
+	bool cb_off;	   /* virtqueue_disable_cb: no interrupt asked for */
 	bool (*notify)(struct virtqueue *vq);
 	void **data;		   /* the token of each chain, by head */
 	struct vring_desc **indir; /* the indirect table of each chain, by head */
@@ -274,7 +275,7 @@ static bool more_used(const struct vring_virtqueue *vvq)
  */
 static bool vring_rearm(struct vring_virtqueue *vvq)
 {
-	if (!vvq->event)
+	if (!vvq->event || vvq->cb_off)
 		return false;
 	vring_used_event(&vvq->vring) = vvq->last_used_idx;
 	virtio_mb(vvq); /* used_event before used->idx */
@@ -304,6 +305,41 @@ void *virtqueue_get_buf(struct virtqueue *vq, u32 *len)
 	detach_buf(vvq, id);
 	vvq->last_used_idx++;
 	return data;
+}
+
+/*
+ * Without the event index the flag asks (§2.6.7); with it the device reads
+ * only used_event, which is moved half the index space away, so that no
+ * interrupt comes for 32,768 entries.
+ */
+void virtqueue_disable_cb(struct virtqueue *vq)
+{
+	struct vring_virtqueue *vvq = to_vvq(vq);
+
+	vvq->cb_off = true;
+	if (vvq->event)
+		vring_used_event(&vvq->vring) = (u16)(vvq->last_used_idx + 0x8000);
+	else
+		vvq->vring.avail->flags |= VRING_AVAIL_F_NO_INTERRUPT;
+}
+
+/*
+ * Interrupts again, from the next used entry; then the used ring is read
+ * once more, since the device may have added entries before it saw the
+ * request (Linux's virtqueue_enable_cb race; virtio_mb orders the store and
+ * the load).
+ */
+bool virtqueue_enable_cb(struct virtqueue *vq)
+{
+	struct vring_virtqueue *vvq = to_vvq(vq);
+
+	vvq->cb_off = false;
+	if (vvq->event)
+		vring_used_event(&vvq->vring) = vvq->last_used_idx;
+	else
+		vvq->vring.avail->flags &= ~VRING_AVAIL_F_NO_INTERRUPT;
+	virtio_mb(vvq);
+	return !more_used(vvq);
 }
 
 void *virtqueue_detach_unused_buf(struct virtqueue *vq)

@@ -57,6 +57,8 @@ struct block_device_operations {
 	void (*commit)(struct gendisk *disk);
 	/* Optional: completes what the device has finished, without its interrupt; the count. */
 	int (*poll)(struct gendisk *disk);
+	/* With poll: the device's completion interrupts off (false) while a waiter polls, then on. */
+	void (*poll_irq)(struct gendisk *disk, bool on);
 };
 
 /* The counters /sys/class/block/NAME/stat shows, in Linux's order. */
@@ -149,6 +151,8 @@ void blk_commit(struct gendisk *disk);
 int blk_poll(struct gendisk *disk);
 /* True if waiters on the disk should poll (queue/io_poll set and the driver can). */
 static inline bool blk_polling(const struct gendisk *d) { return d->io_poll && d->fops->poll; }
+/* Around a polling wait: the driver's interrupts off, then on again (and what came, taken). */
+void blk_poll_irq(struct gendisk *disk, bool on);
 
 /*
  * Waits until cond holds: first announces what was batched, then sleeps on
@@ -160,8 +164,10 @@ static inline bool blk_polling(const struct gendisk *d) { return d->io_poll && d
 			break;                       \
 		blk_commit(d);                       \
 		if (blk_polling(d)) {                \
+			blk_poll_irq(d, false);      \
 			while (!(cond))              \
 				blk_poll(d);         \
+			blk_poll_irq(d, true);       \
 		} else {                             \
 			wait_event((d)->wait, cond); \
 		}                                    \

@@ -67,6 +67,10 @@ bool virtqueue_kick(struct virtqueue *vq);
  */
 bool virtqueue_kick_prepare(struct virtqueue *vq);
 bool virtqueue_notify(struct virtqueue *vq);
+/* Asks the device not to interrupt for used buffers (a hint: one may still come). */
+void virtqueue_disable_cb(struct virtqueue *vq);
+/* Asks for interrupts again; false if buffers were used meanwhile (collect them). */
+bool virtqueue_enable_cb(struct virtqueue *vq);
 /* The token of the next used buffer and how many bytes the device wrote; NULL if none. */
 void *virtqueue_get_buf(struct virtqueue *vq, u32 *len);
 /* After a reset: takes back a buffer the device never used (NULL when none is left). */
