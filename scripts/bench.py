@@ -176,16 +176,16 @@ def bench_dd(k):
 
 
 def verify_data(k, cpus=1):
-    """After the depth rows: the pattern written at depth 32, read back and checked at
-    every depth, 4 KiB and 64 KiB, sequential and random (blk bench --verify)."""
-    out = k.run("blk bench vda write seq 64 64 --depth 32 --verify", timeout=600)
+    """After the depth rows: the pattern written over the disk at depth 32, read back and
+    checked at every depth, 4 KiB and 64 KiB, sequential and random (blk bench --verify)."""
+    out = k.run("blk bench vda write seq 64 %d --depth 32 --verify" % DISK_MIB, timeout=600)
     if "written with the pattern" not in out:
         raise RuntimeError("data check, write: " + out.strip())
     checked = 0
     for kind in ("seq", "rand"):
         for kib in (4, 64):
             for depth in DEPTHS:
-                mib = 4 if kib == 4 else 64
+                mib = 4 if kib == 4 else 32
                 out = k.run("blk bench vda read %s %d %d --depth %d --verify" % (kind, kib, mib, depth),
                             timeout=600)
                 if "checked against the pattern" not in out:
