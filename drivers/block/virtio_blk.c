@@ -54,8 +54,9 @@ struct virtio_blk {
 };
 
 struct virtblk_req {
-	struct list_head node; /* in pending until it enters the ring */
-	struct request *rq;    /* NULL for the driver's own (GET_ID) */
+	struct list_head node;	    /* in pending until it enters the ring */
+	struct virtblk_req *merged; /* the next one this request carries (virtblk_merge) */
+	struct request *rq;	    /* NULL for the driver's own (GET_ID) */
 	struct virtio_blk_outhdr out_hdr;
 	void *buf;
 	u32 len;
@@ -105,18 +106,76 @@ static unsigned int virtblk_build_sg(struct virtio_blk *vblk, struct virtblk_req
  * caller notifies after dropping the lock (a notification is an exit to
  * the hypervisor, and the other CPU may want the queue meanwhile).
  */
+/* Whether next continues vbr's transfer on the disk, in one data piece of its own. */
+static bool virtblk_mergeable(struct virtio_blk *vblk, struct virtblk_req *vbr,
+			      struct virtblk_req *next, u32 bytes)
+{
+	return next->rq && next->out_hdr.type == vbr->out_hdr.type &&
+	       next->out_hdr.sector == vbr->out_hdr.sector + bytes / SECTOR_SIZE &&
+	       next->len <= vblk->seg_size &&
+	       bytes + next->len <= vblk->disk->max_sectors * SECTOR_SIZE;
+}
+
+/*
+ * The back merge of Linux's elevator, within what waits in pending: the
+ * requests that follow first on the disk, in order, ride in its chain as
+ * more data pieces (one header, one status), so the device sees one
+ * request for a run of adjacent blocks. The chain's pieces go into sg.
+ */
+static unsigned int virtblk_merge(struct virtio_blk *vblk, struct virtio_blk_vq *bvq,
+				  struct virtblk_req *first, struct scatterlist *sg,
+				  unsigned int *out)
+{
+	struct virtblk_req *vbr = first, *next;
+	unsigned int n = 1;
+	u32 bytes = first->len;
+
+	first->merged = NULL;
+	if (!first->rq || first->len > vblk->seg_size ||
+	    (first->out_hdr.type != VIRTIO_BLK_T_IN && first->out_hdr.type != VIRTIO_BLK_T_OUT))
+		return virtblk_build_sg(vblk, first, sg, out);
+	sg_set_buf(&sg[0], &first->out_hdr, sizeof(first->out_hdr));
+	sg_set_buf(&sg[n++], first->buf, first->len);
+	while (vbr->node.next != &bvq->pending && n < vblk->max_segs + 1) {
+		next = list_entry(vbr->node.next, struct virtblk_req, node);
+		if (!virtblk_mergeable(vblk, first, next, bytes))
+			break;
+		sg_set_buf(&sg[n++], next->buf, next->len);
+		bytes += next->len;
+		vbr->merged = next;
+		next->merged = NULL;
+		vbr = next;
+	}
+	*out = first->write ? n : 1;
+	sg_set_buf(&sg[n++], &first->status, sizeof(first->status));
+	return n;
+}
+
+static void virtblk_unmerge(struct virtblk_req *vbr)
+{
+	while (vbr) {
+		struct virtblk_req *next = vbr->merged;
+
+		vbr->merged = NULL;
+		vbr = next;
+	}
+}
+
 static bool virtblk_feed(struct virtio_blk *vblk, struct virtio_blk_vq *bvq, bool kick)
 {
 	struct scatterlist sg[VIRTBLK_MAX_SEGS + 2];
 
 	while (!list_empty(&bvq->pending)) {
 		struct virtblk_req *vbr = list_first_entry(&bvq->pending, struct virtblk_req, node);
-		unsigned int out, n = virtblk_build_sg(vblk, vbr, sg, &out);
+		unsigned int out, n = virtblk_merge(vblk, bvq, vbr, sg, &out);
 		int err = virtqueue_add_buf(bvq->vq, sg, out, n - out, vbr);
 
-		if (err == -ENOSPC)
-			break; /* the next completion feeds us again */
-		list_del_init(&vbr->node);
+		if (err == -ENOSPC) {
+			virtblk_unmerge(vbr); /* gathered again when room comes */
+			break;		      /* the next completion feeds us again */
+		}
+		for (struct virtblk_req *v = vbr; v; v = v->merged)
+			list_del_init(&v->node);
 		if (err) {
 			vbr->status = VIRTIO_BLK_S_IOERR;
 			continue; /* cannot happen with our limits; never hang on it */
@@ -125,7 +184,7 @@ static bool virtblk_feed(struct virtio_blk *vblk, struct virtio_blk_vq *bvq, boo
 	return kick && virtqueue_kick_prepare(bvq->vq);
 }
 
-static void virtblk_complete(struct virtblk_req *vbr, int error)
+static void virtblk_complete_one(struct virtblk_req *vbr, int error)
 {
 	if (!vbr->rq) {
 		vbr->error = error;
@@ -134,6 +193,17 @@ static void virtblk_complete(struct virtblk_req *vbr, int error)
 	}
 	blk_end_request(vbr->rq, error);
 	kfree(vbr);
+}
+
+/* A request and those merged into it: one status for all. */
+static void virtblk_complete(struct virtblk_req *vbr, int error)
+{
+	while (vbr) {
+		struct virtblk_req *next = vbr->merged;
+
+		virtblk_complete_one(vbr, error);
+		vbr = next;
+	}
 }
 
 /*
@@ -207,7 +277,12 @@ static void virtblk_poll_irq(struct gendisk *disk, bool on)
 	}
 }
 
-/* Into the ring; the device is told at once unless more follow (kick false). */
+/*
+ * Into the ring, and the device told, at once; unless more follow (kick
+ * false): then it waits in pending, where the rest of the batch may merge
+ * with it, until the batch's last request or virtblk_commit (2.6's
+ * plugging, blk-mq's bd->last).
+ */
 static void virtblk_queue(struct virtio_blk *vblk, struct virtio_blk_vq *bvq,
 			  struct virtblk_req *vbr, bool kick)
 {
@@ -215,13 +290,14 @@ static void virtblk_queue(struct virtio_blk *vblk, struct virtio_blk_vq *bvq,
 
 	spin_lock_irqsave(&bvq->lock, flags);
 	list_add_tail(&vbr->node, &bvq->pending);
-	kick = virtblk_feed(vblk, bvq, kick);
+	if (kick)
+		kick = virtblk_feed(vblk, bvq, true);
 	spin_unlock_irqrestore(&bvq->lock, flags);
 	if (kick)
 		virtqueue_notify(bvq->vq);
 }
 
-/* blk-mq's commit_rqs: one notification for what was queued with rq->more. */
+/* blk-mq's commit_rqs: what was queued with rq->more goes in, with one notification. */
 static void virtblk_commit(struct gendisk *disk)
 {
 	struct virtio_blk *vblk = disk->private_data;
@@ -232,7 +308,7 @@ static void virtblk_commit(struct gendisk *disk)
 		bool kick;
 
 		spin_lock_irqsave(&bvq->lock, flags);
-		kick = virtqueue_kick_prepare(bvq->vq);
+		kick = virtblk_feed(vblk, bvq, true);
 		spin_unlock_irqrestore(&bvq->lock, flags);
 		if (kick)
 			virtqueue_notify(bvq->vq);
@@ -555,7 +631,7 @@ static void virtblk_fail_queue(struct virtio_blk_vq *bvq)
 	while (!list_empty(&bvq->pending)) {
 		vbr = list_first_entry(&bvq->pending, struct virtblk_req, node);
 		list_del_init(&vbr->node);
-		virtblk_complete(vbr, -ENODEV);
+		virtblk_complete_one(vbr, -ENODEV); /* not in the ring: carries none */
 	}
 	spin_unlock_irqrestore(&bvq->lock, flags);
 }
