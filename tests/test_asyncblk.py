@@ -258,6 +258,10 @@ def test_queues_batches_and_polling_keep_the_data_right(boot_with, tmp_path):
     assert cat(k, poll) == "1"
     assert sh(k, "echo 0 > " + poll) == "" and cat(k, poll) == "0"
     assert in_flight(k, "vda") == 0
+    # The event index's fence and its alternatives, timed (docs/performance.md).
+    out = sh(k, "bench fence 1000")
+    for what in ("mfence", "lock addl", "inb 0x80", "virtio status"):
+        assert re.search(r"fence %s +N=1000 +\d+ us total +\d+ ns/op" % what, out), out
     k.send("poweroff\r")
     k.wait_exit()
     with open(img, "rb") as f:
