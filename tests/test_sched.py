@@ -33,7 +33,7 @@ def test_bench_switch_measures_a_switch_and_gives_everything_back(kernel):
     for key in ["BytesInUse", "ObjectsInUse", "kobjects"]:
         assert after[key] == before[key], (key, before[key], after[key])
     for bad in ["bench switch 0", "bench switch", "bench switch 200001", "bench swap 5"]:
-        assert kernel.run(bad).startswith("usage: bench devmodel|ipi|switch N"), bad
+        assert kernel.run(bad).startswith("usage: bench devmodel|ipi|switch|fence N"), bad
 
 
 def test_ctrl_c_stops_bench_switch_and_its_thread(kernel):
