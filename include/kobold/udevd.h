@@ -36,6 +36,10 @@ void udev_listener_unregister(struct udev_listener *l);
 int udevd_reload(void);
 /* True while kernel events wait or one is being handled (`udevadm settle`). */
 bool udevd_busy(void);
+/* True while another thread handles an event (events/0, or another console's command). */
+bool udevd_busy_elsewhere(void);
+/* A tick's sleep without the big kernel lock, while another thread handles an event. */
+void udevd_wait_elsewhere(void);
 /*
  * True when the next event waiting was sent by the work of another event's
  * rules (a RUN+= program or an ATTR= write): the shell does not wait for
