@@ -206,8 +206,6 @@ static int execute_one(struct shell *sh)
 
 	if (sh->cmdline.argc == 0)
 		return 0;
-	if (!sh->nesting)
-		udevd_flush_work(); /* what the last command left is done first */
 	c = find_command(sh->cmdline.argv[0]);
 	if (!c) {
 		sh_err("%s: command not found\n", sh->cmdline.argv[0]);
@@ -310,7 +308,7 @@ int shell_execute_nested(const char *line)
 	saved->open_failed = sh->redirect_open_failed;
 	saved->err = sh->redirect_err;
 	sh->redirecting = false;
-	sh->nesting++; /* the work it runs in comes first: other work waits its turn */
+	sh->nesting++; /* its output goes to every console, as deferred work's */
 	status = shell_execute(line);
 	sh->nesting--;
 	memcpy(&sh->cmdline, &saved->cmdline, sizeof(sh->cmdline));

@@ -48,7 +48,8 @@ void udevd_wait_elsewhere(void);
 bool udevd_next_sent_by_rule(void);
 /*
  * Runs queued work until there is none, or the next event is one that a
- * rule's own work sent: what the boot and each shell command wait for.
+ * rule's own work sent: what the boot waits for before the first prompt.
+ * A command waits for nothing unless it asks (udevadm settle).
  */
 void udevd_flush_work(void);
 /* fn on each event still waiting, in order: its DEVPATH and SEQNUM (`udevadm settle`). */
