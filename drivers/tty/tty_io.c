@@ -198,14 +198,13 @@ static ssize_t read_raw(struct tty_struct *tty, char *buf, size_t n, bool nonblo
 		r = take_input(tty, buf + got, n - got);
 		if (r > 0)
 			got += (size_t)r;
-		if (got >= vmin && (got || !vmin))
+		/* enough; or VMIN 0 and VTIME 0: whatever there was, at once */
+		if (got >= vmin && (got || !vtime))
 			return (ssize_t)got;
 		if (tty->hung_up)
 			return (ssize_t)got;
 		if (nonblock)
 			return got ? (ssize_t)got : -EAGAIN;
-		if (!vmin && !vtime)
-			return 0;
 		/* VMIN 0: VTIME counts from the read; else from each byte (none before the first) */
 		r = wait_for_input(tty, (unsigned int)got + 1,
 				   vtime && (!vmin || got) ? jiffies + timeout : 0);
