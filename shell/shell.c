@@ -421,6 +421,7 @@ static void shell_free(struct shell *sh)
 	unsigned long flags = local_irq_save();
 
 	list_del_init(&sh->list);
+	sh->tty->isig = NULL; /* the hook's data goes below */
 	local_irq_restore(flags);
 	lock_kernel();
 	shell_fs_exit(&sh->fs);
