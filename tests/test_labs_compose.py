@@ -278,3 +278,43 @@ def test_lab11_without_the_change_event_fails_only_that_check(base, workdir):
     assert r.returncode == 1, r.stdout
     assert r.stdout.count("FAIL  ") == 1, r.stdout
     assert "FAIL  each resize sends one change event for the disk" in r.stdout, r.stdout
+
+
+def solution_with(base, workdir, lab, rel, old, new):
+    """Lab N's checker on the starting tree with the reference solution applied and one
+    piece of the file at REL replaced (a solution with one mistake)."""
+    tree, _ = base
+    d = os.path.join(workdir, "lab%d-changed" % lab)
+    shutil.copytree(tree, d, symlinks=True)
+    assert labtree.apply(d, patch(lab))[0]
+    target = os.path.join(d, rel)
+    with open(target) as f:
+        text = f.read()
+    assert old in text, "labs/solutions/lab%d.patch no longer has %r" % (lab, old)
+    with open(target, "w") as f:
+        f.write(text.replace(old, new))
+    r = checker(d, lab, build(d))
+    shutil.rmtree(d, ignore_errors=True)
+    return r
+
+
+def test_lab12_starter_and_wrong_buses_fail(base, workdir):
+    """The lab 12 starter (the bus and driver registered, the TODOs empty) passes only the
+    check of the bus's files; a match that matches everything fails only the match
+    check; a remove that forgets misc_deregister fails the del check."""
+    starter, r = starter_checker(base, workdir, 12, "kbus.c", "drivers/misc/kbus.c")
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("PASS  ") == 1 and "PASS  /sys/bus/kbus has add, del" in r.stdout, r.stdout
+    assert "Function not implemented" in r.stdout, r.stdout
+    shutil.rmtree(starter, ignore_errors=True)
+
+    r = solution_with(base, workdir, 12, "drivers/misc/kbus.c",
+                      "return strcmp(to_kbus_device(dev)->type, to_kbus_driver(drv)->type) == 0;",
+                      "return dev && drv;")
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.count("FAIL  ") == 1, r.stdout
+    assert "FAIL  a device of another type" in r.stdout, r.stdout
+
+    r = solution_with(base, workdir, 12, "drivers/misc/kbus.c", "\tmisc_deregister(misc);\n", "")
+    assert r.returncode == 1, r.stdout
+    assert "FAIL  echo foo > del removes the device" in r.stdout, r.stdout
