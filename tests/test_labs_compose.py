@@ -320,5 +320,5 @@ def test_lab12_starter_and_wrong_buses_fail(base, workdir):
     r = solution_with(base, workdir, 12, "drivers/misc/kbus.c",
                       "\tkbus_minors[misc->minor - KBUS_MINOR_BASE] = NULL;\n", "")
     assert r.returncode == 1, r.stdout
-    assert r.stdout.count("FAIL  ") == 2 and r.stdout.count(") (hidden)\n") == 2, r.stdout
+    assert r.stdout.count("FAIL  ") == 2 and r.stdout.count(" (hidden)\n") == 2, r.stdout
     assert "FAIL  20 rounds of add and del: the driver's minors are given back" in r.stdout, r.stdout
