@@ -250,7 +250,7 @@ static void kthread_flush_workqueue_waits_for_the_worker(struct ktest *t)
 
 	s.wq = create_workqueue("ktest");
 	KTEST_ASSERT_TRUE(t, s.wq != NULL);
-	KTEST_EXPECT_STREQ(t, s.wq->worker->comm, "ktest/0");
+	KTEST_EXPECT_STREQ(t, s.wq->worker[0]->comm, "ktest/0");
 	INIT_WORK(&s.work, slow_fn);
 	init_completion(&s.flushed);
 	queue_work(s.wq, &s.work);
