@@ -36,6 +36,7 @@
 #include <kobold/suspend.h>
 #include <kobold/sysdev.h>
 #include <kobold/tty.h>
+#include <kobold/softlockup.h>
 #include <kobold/time.h>
 #include <kobold/udevd.h>
 #include <kobold/version.h>
@@ -125,7 +126,8 @@ void kmain(u32 magic, u32 mbi_phys)
 	smp_init();		   /* the other CPUs from the MADT: up, and halted */
 	local_irq_enable();
 	lock_kernel();	   /* held by boot until the prompt (kernel/kernel_lock.c) */
-	init_workqueues(); /* events/0: runs deferred work (under the same lock) */
+	init_workqueues(); /* events/N: runs deferred work (under the same lock) */
+	softlockup_init(); /* watchdog/N: a CPU that never schedules is reported */
 	if (driver_init()) /* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
 	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */

@@ -20,6 +20,7 @@
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
+#include <kobold/softlockup.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
 #include <kobold/timer.h>
@@ -205,6 +206,7 @@ void scheduler_tick(void)
 
 	if (scheduler_running && task_tick(rq, current))
 		set_need_resched();
+	softlockup_tick();
 }
 
 static void process_timeout(unsigned long data) { wake_up_process((struct task_struct *)data); }
@@ -422,6 +424,13 @@ static bool push_tasks_away(struct rq *rq)
 {
 	struct task_struct *p, *n;
 
+	list_for_each_entry(p, &task_list, tasks) { /* the sleepers: they wake elsewhere */
+		if (p->cpu != rq->cpu || task_queued(p))
+			continue;
+		if (select_task_rq(runqueues, NR_CPUS, p, smp_processor_id()) < 0)
+			p->cpus_allowed = CPU_MASK_ALL;
+		set_task_cpu(p, (unsigned int)select_cpu(p));
+	}
 	list_for_each_entry_safe(p, n, &rq->queue, run_list) {
 		if (p == rq->curr)
 			continue;

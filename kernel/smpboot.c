@@ -41,9 +41,6 @@ static volatile bool dead[NR_CPUS]; /* parked by play_dead, ready for its INIT *
 static struct notifier_block *cpu_chain;
 static DEFINE_MUTEX(cpu_add_remove_lock); /* one CPU up or down at a time, as 2.6's */
 static volatile unsigned int booting_cpu;
-/* The TSC handshake: the AP is ready (1), the boot CPU's count is in tsc_bp (2). */
-static volatile int tsc_phase;
-static volatile u64 tsc_bp;
 /* The directory the trampoline turns paging on with: the kernel's, and the
  * first 4 MiB where they are, for the trampoline's own next instructions. */
 static u32 trampoline_pg_dir[1024] __attribute__((aligned(PAGE_SIZE)));
@@ -97,30 +94,6 @@ unsigned int hard_smp_processor_id(void)
 	return 0;
 }
 
-#define MSR_IA32_TSC 0x10
-
-/*
- * The AP's time stamp counter set to the boot CPU's, so that ktime_get_ns
- * reads the same clock on every CPU and a thread that moves sees time go
- * on (2.6 i386's synchronize_tsc_ap zeroed every CPU's at once).
- */
-static void sync_tsc_ap(void)
-{
-	tsc_phase = 1;
-	while (tsc_phase != 2)
-		cpu_relax();
-	__asm__ volatile("wrmsr" : : "c"(MSR_IA32_TSC), "a"((u32)tsc_bp), "d"((u32)(tsc_bp >> 32)));
-}
-
-static void sync_tsc_bp(void)
-{
-	for (int us = 0; us < AP_WAIT_MS * 1000 && tsc_phase != 1; us++)
-		udelay(1);
-	tsc_bp = rdtsc();
-	mb();
-	tsc_phase = 2;
-}
-
 /* The AP's first C code, on its idle thread's stack, with paging on. */
 static void start_secondary(void)
 {
@@ -129,7 +102,6 @@ static void start_secondary(void)
 	__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(swapper_pg_dir)) : "memory");
 	gdt_init();
 	idt_load();
-	sync_tsc_ap();
 	apic_init_secondary();
 	setup_APIC_timer();
 	identify_cpu(&cpu_data[cpu]);
@@ -170,7 +142,6 @@ static int wakeup_secondary(unsigned int cpu)
 	unsigned int apicid = cpu_apicid[cpu];
 
 	booting_cpu = cpu;
-	tsc_phase = 0;
 	if (!apic_send_init(apicid))
 		return -EIO;
 	mdelay(10);
@@ -179,7 +150,6 @@ static int wakeup_secondary(unsigned int cpu)
 			return -EIO;
 		udelay(200);
 	}
-	sync_tsc_bp();
 	for (int ms = 0; ms < AP_WAIT_MS && !online[cpu]; ms++)
 		mdelay(1);
 	return online[cpu] ? 0 : -EIO;

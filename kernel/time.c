@@ -28,9 +28,18 @@ extern u64 boot_tsc;
 u32 tsc_khz; /* the calibrated TSC rate; 0 until time_init */
 volatile unsigned long jiffies;
 
+/*
+ * A tick: jiffies follows the TSC, so that ticks QEMU delivers late and in
+ * a burst (its vCPU threads wait for the host) neither run the clock ahead
+ * nor lose time (2.6.21's tick_do_update_jiffies64 counts from its clock
+ * source the same way).
+ */
 static enum irqreturn timer_interrupt(int irq, void *dev)
 {
-	jiffies++;
+	unsigned long now = (unsigned long)(ktime_get_ns() / (1000000000ULL / HZ));
+
+	if ((long)(now - jiffies) > 0)
+		jiffies = now;
 	run_timers(jiffies);
 	if (!apic_timer_running)
 		scheduler_tick(); /* no local APIC timer: the PIT ticks the running thread's slice */

@@ -26,10 +26,10 @@ struct task_struct;
 
 struct thread_info {
 	struct task_struct *task;
-	volatile unsigned int cpu;	    /* the CPU it runs on, or last ran on */
-	volatile int preempt_count;	    /* include/kobold/preempt.h */
-	volatile unsigned long flags;	    /* TIF_NEED_RESCHED */
-	unsigned long stack_end;	    /* STACK_END_MAGIC, the stack's last word */
+	volatile unsigned int cpu;    /* the CPU it runs on, or last ran on */
+	volatile int preempt_count;   /* include/kobold/preempt.h */
+	volatile unsigned long flags; /* TIF_NEED_RESCHED */
+	unsigned long stack_end;      /* STACK_END_MAGIC, the stack's last word */
 };
 
 #ifdef KOBOLD_HOST
