@@ -1,8 +1,9 @@
 /*
  * softlockup.c: the soft-lockup watchdog, after Linux 2.6.18's
  * kernel/softlockup.c. Each CPU has a watchdog/N thread, bound to it, that
- * stamps the time and sleeps a second. Each CPU's tick looks at its stamp:
- * a second old, it wakes the watchdog; softlockup_thresh seconds old (the
+ * stamps the time and sleeps a second (a quarter of the threshold, if that
+ * is less). Each CPU's tick looks at its stamp: a period old, it wakes the
+ * watchdog; softlockup_thresh seconds old (the
  * watchdog never got the CPU: something runs with preemption off), it
  * prints "BUG: soft lockup detected on CPU#N!" and a backtrace of what
  * runs there, once per stamp.
@@ -24,6 +25,14 @@ static volatile unsigned long reports[NR_CPUS];
 static struct task_struct *watchdog_task[NR_CPUS];
 
 unsigned int softlockup_threshold(void) { return softlockup_thresh; }
+
+/* How long the watchdog sleeps: a second, as 2.6.18's, or less under a short threshold. */
+static unsigned long watchdog_period(void)
+{
+	unsigned long quarter = softlockup_thresh * HZ / 4;
+
+	return quarter < HZ ? quarter + 1 : HZ;
+}
 unsigned long softlockup_reports(unsigned int cpu) { return reports[cpu]; }
 
 void touch_softlockup_watchdog(void) { touch_timestamp[smp_processor_id()] = jiffies | 1; }
@@ -35,7 +44,7 @@ void softlockup_tick(void)
 
 	if (!ts || !softlockup_thresh || print_timestamp[cpu] == ts)
 		return;
-	if ((long)(jiffies - (ts + HZ)) > 0 && watchdog_task[cpu])
+	if ((long)(jiffies - (ts + watchdog_period())) > 0 && watchdog_task[cpu])
 		wake_up_process(watchdog_task[cpu]);
 	if ((long)(jiffies - (ts + softlockup_thresh * HZ)) <= 0)
 		return;
@@ -49,7 +58,7 @@ static int watchdog(void *unused)
 {
 	while (!kthread_should_stop()) {
 		touch_softlockup_watchdog();
-		schedule_timeout_interruptible(HZ);
+		schedule_timeout_interruptible((long)watchdog_period());
 	}
 	return 0;
 }
