@@ -36,6 +36,7 @@
 #include <kobold/suspend.h>
 #include <kobold/sysdev.h>
 #include <kobold/tty.h>
+#include <kobold/preempt_inject.h>
 #include <kobold/softlockup.h>
 #include <kobold/time.h>
 #include <kobold/udevd.h>
@@ -122,6 +123,7 @@ void kmain(u32 magic, u32 mbi_phys)
 	zap_low_mappings();	   /* nothing below PAGE_OFFSET: NULL faults */
 	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	time_init();		   /* PIT tick and calibrated TSC */
+	preempt_inject_init();	   /* preempt_inject=: switches forced at chosen points */
 	sched_init();		   /* this code becomes PID 1; the idle thread, kthreadd */
 	smp_init();		   /* the other CPUs from the MADT: up, and halted */
 	local_irq_enable();

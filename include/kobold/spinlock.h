@@ -14,6 +14,7 @@
 
 #include <kobold/irqflags.h>
 #include <kobold/preempt.h>
+#include <kobold/preempt_inject.h>
 #include <kobold/types.h>
 
 #define SPINLOCK_MAGIC 0xdead4ead
@@ -59,6 +60,7 @@ static inline void spin_unlock(spinlock_t *lock)
 	if (_raw_spin_unlock(lock))
 		local_irq_restore(flags);
 	preempt_enable();
+	preempt_point(PI_SPIN_UNLOCK);
 }
 
 /* True if it took the lock. */
