@@ -94,7 +94,8 @@ static int readers_start(int argc, char **argv)
 	}
 	for (int i = first; i < argc; i++)
 		strscpy(readers.paths[readers.npaths++], argv[i], sizeof(readers.paths[0]));
-	for_each_online_cpu(cpu) {
+	for_each_online_cpu(cpu)
+	{
 		struct task_struct *k;
 
 		memset(&readers.stats[cpu], 0, sizeof(readers.stats[cpu]));
