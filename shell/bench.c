@@ -171,16 +171,28 @@ static void ipi_nop(void *unused)
 {
 }
 
-/* N round trips of a call-function IPI to CPU 1, each waiting for the function to finish. */
+/* Another online CPU than this one (CPU 1, or CPU 0 when this is CPU 1); NR_CPUS if none. */
+static unsigned int other_cpu(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) if (cpu != 0 && cpu != smp_processor_id()) return cpu;
+	return cpu_online(1) ? 0 : NR_CPUS;
+}
+
+/* N round trips of a call-function IPI to another CPU, each waiting for the function to finish. */
 static int bench_ipi(unsigned int n)
 {
 	u64 t0 = ktime_get_ns(), ns;
 	int err = 0;
 
-	for (unsigned int i = 0; i < n && !err; i++)
-		err = signal_pending() ? -EINTR : smp_call_function_single(1, ipi_nop, NULL, true);
+	for (unsigned int i = 0; i < n && !err; i++) {
+		preempt_disable(); /* the shell may move between CPUs: pick the other one each time */
+		err = signal_pending() ? -EINTR : smp_call_function_single(other_cpu(), ipi_nop, NULL, true);
+		preempt_enable();
+	}
 	if (err)
-		return err == -EINVAL ? -ENODEV : err; /* no CPU 1 online */
+		return err == -EINVAL ? -ENODEV : err; /* no other CPU online */
 	ns = ktime_get_ns() - t0;
 	sh_printf("ipi round trip  N=%u  %lu us total  %lu ns/op\n", n, (unsigned long)(ns / 1000),
 		  (unsigned long)(ns / n));
