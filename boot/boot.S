@@ -21,8 +21,10 @@
 	.long MB_FLAGS
 	.long -(MB_MAGIC + MB_FLAGS)
 
+	/* The boot thread's stack, aligned to its size: its struct thread_info
+	 * is at the bottom (include/kobold/thread_info.h). */
 	.section .bss
-	.align 16
+	.align 32768
 	.globl boot_stack_bottom, boot_stack_top
 boot_stack_bottom:
 	.skip 32768
@@ -66,6 +68,7 @@ _start:
 	.type start_kernel_high, @function
 start_kernel_high:
 	movl $boot_stack_top, %esp
+	movl $init_task, boot_stack_bottom	/* thread_info.task: current is PID 1 */
 	xorl %ebp, %ebp		/* a zero frame pointer ends every backtrace */
 	pushl $0
 	popfl

@@ -7,6 +7,8 @@
  * too. Its system device is /sys/devices/system/lapic/lapic0. Each other
  * CPU has an APIC of its own, enabled as it comes up, and the boot CPU's
  * sends it the INIT and STARTUP messages that start it (kernel/smpboot.c).
+ * Each CPU's APIC timer ticks that CPU's scheduler at HZ (SDM vol. 3,
+ * 10.5.4), as 2.6 i386's local timer interrupt; the PIT keeps jiffies.
  */
 #include <asm/apic.h>
 #include <asm/io.h>
@@ -34,6 +36,12 @@
 #define APIC_DM_INIT 0x500
 #define APIC_DM_STARTUP 0x600
 #define APIC_LVTT 0x320
+#define APIC_LVT_TIMER_PERIODIC (1u << 17)
+#define APIC_TMICT 0x380 /* the timer's initial count */
+#define APIC_TMCCT 0x390 /* its current count */
+#define APIC_TDCR 0x3e0	 /* its divide configuration */
+#define APIC_TDR_DIV_16 0x3
+#define CALIBRATE_MS 10
 #define APIC_LVT0 0x350
 #define APIC_LVT1 0x360
 #define APIC_LVTERR 0x370
@@ -96,7 +104,7 @@ bool apic_init(void)
 		pr_err("APIC: could not map its registers\n");
 		return false;
 	}
-	apic_write(APIC_LVTT, APIC_LVT_MASKED); /* the PIT stays our clock */
+	apic_write(APIC_LVTT, APIC_LVT_MASKED); /* until setup_APIC_timer */
 	apic_write(APIC_LVTERR, APIC_LVT_MASKED);
 	apic_write(APIC_LVT0, APIC_DM_EXTINT); /* virtual wire: the 8259 */
 	apic_write(APIC_LVT1, APIC_DM_NMI);
@@ -160,6 +168,41 @@ bool apic_send_ipi_vector(unsigned int apicid, unsigned int vector)
 	return ok;
 }
 
+static u32 apic_timer_count; /* bus clocks / 16 in one tick */
+bool apic_timer_running;
+
+/* On the boot CPU, once: the timer's count over CALIBRATE_MS against the TSC (time_init's). */
+bool calibrate_APIC_clock(void)
+{
+	u32 left;
+
+	if (!apic_base)
+		return false;
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_TMICT, 0xffffffffu);
+	mdelay(CALIBRATE_MS);
+	left = apic_read(APIC_TMCCT);
+	apic_write(APIC_TMICT, 0);
+	apic_timer_count = (0xffffffffu - left) / CALIBRATE_MS * 1000 / HZ;
+	if (!apic_timer_count)
+		return false;
+	pr_info("APIC timer: calibrated against the TSC: %u.%03u MHz bus clock\n",
+		apic_timer_count * 16 * HZ / 1000000, apic_timer_count * 16 * HZ / 1000 % 1000);
+	return true;
+}
+
+/* On each CPU: the timer periodic at HZ. */
+void setup_APIC_timer(void)
+{
+	if (!apic_base || !apic_timer_count)
+		return;
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR | APIC_LVT_TIMER_PERIODIC);
+	apic_write(APIC_TMICT, apic_timer_count);
+	apic_timer_running = true;
+}
+
 bool apic_present(void)
 {
 	return apic_base != NULL;
@@ -176,8 +219,8 @@ void apic_eoi(void)
 }
 
 /* The registers apic_init set, kept across a suspend (the APIC may lose them). */
-static const unsigned int lapic_regs[] = { APIC_TASKPRI, APIC_LVTT, APIC_LVT0, APIC_LVT1,
-					   APIC_LVTERR, APIC_SPIV };
+static const unsigned int lapic_regs[] = { APIC_TASKPRI, APIC_TDCR, APIC_LVTT, APIC_LVT0,
+					   APIC_LVT1, APIC_LVTERR, APIC_SPIV, APIC_TMICT };
 static u32 lapic_saved[ARRAY_SIZE(lapic_regs)];
 
 static int lapic_suspend(struct sys_device *dev, pm_message_t state)

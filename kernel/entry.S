@@ -1,7 +1,7 @@
 /*
  * entry.S: the first code of every trap and interrupt. Each vector pushes a
  * dummy error code where the CPU gives none, then its number, so that
- * trap_dispatch() sees one struct pt_regs layout for all 83 vectors.
+ * trap_dispatch() sees one struct pt_regs layout for all 84 vectors.
  */
 #include <asm/desc.h>
 
@@ -66,9 +66,10 @@ VECTOR 44, 0
 VECTOR 45, 0
 VECTOR 46, 0
 VECTOR 47, 0
-/* IRQ 16-47: MSI-X messages through the local APIC; then the interprocessor
- * interrupts (call function, reschedule) and the APIC's spurious vector. */
-.irp n, 48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,251,252,255
+/* IRQ 16-47: MSI-X messages through the local APIC; then the local APIC
+ * timer, the interprocessor interrupts (call function, reschedule) and the
+ * APIC's spurious vector. */
+.irp n, 48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,239,251,252,255
 VECTOR \n, 0
 .endr
 
@@ -96,6 +97,9 @@ vector_table:
 	.long vector\n
 	.endr
 	.globl spurious_vector_entry, call_function_vector_entry, reschedule_vector_entry
+	.globl local_timer_vector_entry
+local_timer_vector_entry:
+	.long vector239
 spurious_vector_entry:
 	.long vector255
 call_function_vector_entry:

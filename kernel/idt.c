@@ -1,7 +1,7 @@
 /*
  * idt.c: the Interrupt Descriptor Table: 32 exceptions, 16 PIC interrupts,
- * 32 MSI-X vectors, two interprocessor interrupts and the local APIC's
- * spurious vector.
+ * 32 MSI-X vectors, the local APIC timer, two interprocessor interrupts and
+ * the local APIC's spurious vector.
  */
 #include <asm/apic.h>
 #include <asm/desc.h>
@@ -24,6 +24,7 @@ struct idt_ptr {
 
 extern const u32 vector_table[NR_VECTORS];
 extern const u32 spurious_vector_entry, call_function_vector_entry, reschedule_vector_entry;
+extern const u32 local_timer_vector_entry;
 static struct idt_gate idt[256];
 
 static void set_gate(int n, u32 entry)
@@ -45,6 +46,7 @@ void idt_init(void)
 {
 	for (int i = 0; i < NR_VECTORS; i++)
 		set_gate(i, vector_table[i]);
+	set_gate(LOCAL_TIMER_VECTOR, local_timer_vector_entry);
 	set_gate(CALL_FUNCTION_VECTOR, call_function_vector_entry);
 	set_gate(RESCHEDULE_VECTOR, reschedule_vector_entry);
 	set_gate(SPURIOUS_APIC_VECTOR, spurious_vector_entry);

@@ -90,6 +90,16 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data, cons
 	return create.result ? create.result : ERR_PTR(-ENOMEM);
 }
 
+struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data), void *data,
+					  unsigned int cpu, const char *namefmt)
+{
+	struct task_struct *k = kthread_create(threadfn, data, namefmt, cpu);
+
+	if (!IS_ERR(k))
+		kthread_bind(k, cpu);
+	return k;
+}
+
 int kthread_stop(struct task_struct *k)
 {
 	unsigned long flags;

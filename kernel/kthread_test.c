@@ -2,11 +2,14 @@
  * kthread_test.c: `test=kthread`, kernel only: threads start and stop,
  * completions and wait queues pass the CPU between them, timers and msleep
  * keep time, a mutex and a semaphore make contenders wait their turn, and
- * the tick preempts a thread that never sleeps (CONFIG_PREEMPT).
+ * the tick preempts a thread that never sleeps (CONFIG_PREEMPT); a bound
+ * thread runs on its CPU, busy threads run on every CPU at once, and a CPU
+ * taken down gives its threads to the others.
  */
 #include <asm/io.h>
 #include <kobold/clock.h>
 #include <kobold/completion.h>
+#include <kobold/cpu.h>
 #include <kobold/errno.h>
 #include <kobold/ktest.h>
 #include <kobold/kthread.h>
@@ -250,7 +253,7 @@ static void kthread_flush_workqueue_waits_for_the_worker(struct ktest *t)
 
 	s.wq = create_workqueue("ktest");
 	KTEST_ASSERT_TRUE(t, s.wq != NULL);
-	KTEST_EXPECT_STREQ(t, s.wq->worker->comm, "ktest/0");
+	KTEST_EXPECT_STREQ(t, s.wq->worker[0]->comm, "ktest/0");
 	INIT_WORK(&s.work, slow_fn);
 	init_completion(&s.flushed);
 	queue_work(s.wq, &s.work);
@@ -264,6 +267,118 @@ static void kthread_flush_workqueue_waits_for_the_worker(struct ktest *t)
 	destroy_workqueue(s.wq);
 }
 
+struct where {
+	unsigned int cpu, hard;
+	struct completion ran;
+};
+
+static int note_cpu(void *data)
+{
+	struct where *w = data;
+
+	w->cpu = smp_processor_id();
+	w->hard = hard_smp_processor_id();
+	complete(&w->ran);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* kthread_create_on_cpu: the thread runs there, and thread_info's CPU is the APIC's. */
+static void kthread_bound_threads_run_on_their_cpu(struct ktest *t)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+	{
+		struct where w = { .cpu = 99, .hard = 99 };
+		struct task_struct *k;
+
+		init_completion(&w.ran);
+		k = kthread_create_on_cpu(note_cpu, &w, cpu, "ktest/%u");
+		KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+		wake_up_process(k);
+		wait_for_completion(&w.ran);
+		KTEST_EXPECT_EQ(t, w.cpu, cpu);
+		KTEST_EXPECT_EQ(t, w.hard, cpu);
+		KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
+	}
+}
+
+struct spread {
+	atomic_t running;
+	volatile int most;
+	volatile bool go;
+};
+
+/* Busy for about 50 ms of ticks, counting how many of us run at once. */
+static int busy(void *data)
+{
+	struct spread *s = data;
+	unsigned long end = jiffies + 50;
+
+	while (!s->go)
+		cond_resched();
+	while ((long)(jiffies - end) < 0) {
+		int now = atomic_inc_return(&s->running);
+
+		if (now > s->most)
+			s->most = now;
+		udelay(20);
+		atomic_dec(&s->running);
+		udelay(20);
+	}
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* One busy thread per CPU: on N CPUs, they overlap (2.6's wake-up balancing); on one, never. */
+static void kthread_busy_threads_run_on_every_cpu(struct ktest *t)
+{
+	struct spread s = { .running = ATOMIC_INIT(0) };
+	struct task_struct *k[NR_CPUS];
+	unsigned int n = num_online_cpus(), i;
+
+	for (i = 0; i < n; i++) {
+		k[i] = kthread_run(busy, &s, "ktest-busy/%u", i);
+		KTEST_ASSERT_TRUE(t, !IS_ERR(k[i]));
+	}
+	s.go = true;
+	msleep(100);
+	for (i = 0; i < n; i++)
+		kthread_stop(k[i]);
+	if (n > 1)
+		KTEST_EXPECT_TRUE(t, s.most >= 2 && s.most <= (int)n);
+	else
+		KTEST_EXPECT_EQ(t, s.most, 1);
+}
+
+/* A CPU going down: a thread bound to it moves to another and keeps running; back up, it stays. */
+static void kthread_cpu_down_moves_its_threads(struct ktest *t)
+{
+	struct where w = { .cpu = 99 };
+	struct task_struct *k;
+	int depth;
+
+	init_completion(&w.ran);
+	if (num_online_cpus() < 2) {
+		KTEST_EXPECT_EQ(t, cpu_down(0), -EINVAL); /* the boot CPU never goes */
+		return;
+	}
+	k = kthread_create_on_cpu(note_cpu, &w, 1, "ktest/%u");
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	wake_up_process(k);
+	wait_for_completion(&w.ran);
+	KTEST_EXPECT_EQ(t, w.cpu, 1);
+	depth = release_kernel_lock(); /* events/1 stops at CPU_DEAD and may want it */
+	KTEST_EXPECT_EQ(t, cpu_down(1), 0);
+	KTEST_EXPECT_TRUE(t, task_cpu(k) != 1);
+	KTEST_EXPECT_EQ(t, cpu_up(1), 0);
+	reacquire_kernel_lock(depth);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
+}
+
 static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_runs_until_stopped),
 	KTEST_CASE(kthread_stopped_before_it_ran),
@@ -273,6 +388,9 @@ static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_semaphore_holds_off_a_contender),
 	KTEST_CASE(kthread_the_tick_preempts_a_busy_thread),
 	KTEST_CASE(kthread_flush_workqueue_waits_for_the_worker),
+	KTEST_CASE(kthread_bound_threads_run_on_their_cpu),
+	KTEST_CASE(kthread_busy_threads_run_on_every_cpu),
+	KTEST_CASE(kthread_cpu_down_moves_its_threads),
 	KTEST_END,
 };
 

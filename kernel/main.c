@@ -36,6 +36,8 @@
 #include <kobold/suspend.h>
 #include <kobold/sysdev.h>
 #include <kobold/tty.h>
+#include <kobold/preempt_inject.h>
+#include <kobold/softlockup.h>
 #include <kobold/time.h>
 #include <kobold/udevd.h>
 #include <kobold/version.h>
@@ -121,11 +123,13 @@ void kmain(u32 magic, u32 mbi_phys)
 	zap_low_mappings();	   /* nothing below PAGE_OFFSET: NULL faults */
 	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	time_init();		   /* PIT tick and calibrated TSC */
+	preempt_inject_init();	   /* preempt_inject=: switches forced at chosen points */
 	sched_init();		   /* this code becomes PID 1; the idle thread, kthreadd */
 	smp_init();		   /* the other CPUs from the MADT: up, and halted */
 	local_irq_enable();
 	lock_kernel();	   /* held by boot until the prompt (kernel/kernel_lock.c) */
-	init_workqueues(); /* events/0: runs deferred work (under the same lock) */
+	init_workqueues(); /* events/N: runs deferred work (under the same lock) */
+	softlockup_init(); /* watchdog/N: a CPU that never schedules is reported */
 	if (driver_init()) /* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
 	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */

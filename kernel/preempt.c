@@ -8,9 +8,10 @@
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 
-volatile int __preempt_count;
-volatile bool __need_resched;
 bool scheduler_running;
+#ifdef KOBOLD_HOST
+struct thread_info host_thread_info = { .task = &init_task };
+#endif
 
 void __might_sleep(const char *file, int line)
 {

@@ -1,4 +1,8 @@
-/* runqueue.c: a CPU's queue of runnable threads, round robin, and the list of every task. */
+/*
+ * runqueue.c: a CPU's queue of runnable threads, round robin; where a waking
+ * thread goes among the CPUs' queues, and which one an idle CPU may take;
+ * and the list of every task.
+ */
 #include <kobold/sched.h>
 #include <kobold/string.h>
 
@@ -10,8 +14,8 @@ struct task_struct init_task = {
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
 	.tasks = LIST_HEAD_INIT(init_task.tasks),
 	.time_slice = DEF_TIMESLICE,
+	.cpus_allowed = CPU_MASK_ALL,
 };
-struct task_struct *current_task = &init_task;
 LIST_HEAD(task_list);
 
 void rq_init(struct rq *rq, struct task_struct *idle)
@@ -21,6 +25,8 @@ void rq_init(struct rq *rq, struct task_struct *idle)
 	rq->idle = idle;
 	rq->curr = current;
 	rq->nr_switches = 0;
+	rq->active = false;
+	rq->prev = NULL;
 }
 
 void enqueue_task(struct rq *rq, struct task_struct *p)
@@ -59,6 +65,53 @@ bool task_tick(struct rq *rq, struct task_struct *p)
 		return false;
 	p->time_slice = DEF_TIMESLICE;
 	return true;
+}
+
+static bool may_run_on(const struct rq *rqs, const struct task_struct *p, unsigned int cpu)
+{
+	return rqs[cpu].active && (p->cpus_allowed & (1UL << cpu));
+}
+
+static bool rq_is_idle(const struct rq *rq) { return rq->curr == rq->idle && rq->nr_running == 0; }
+
+int select_task_rq(struct rq *rqs, unsigned int nr, const struct task_struct *p,
+		   unsigned int this_cpu)
+{
+	int best = -1;
+
+	if (p->cpu < nr && may_run_on(rqs, p, p->cpu) && rq_is_idle(&rqs[p->cpu]))
+		return (int)p->cpu;
+	if (this_cpu < nr && may_run_on(rqs, p, this_cpu) && rq_is_idle(&rqs[this_cpu]))
+		return (int)this_cpu;
+	for (unsigned int cpu = 0; cpu < nr; cpu++)
+		if (may_run_on(rqs, p, cpu) && rq_is_idle(&rqs[cpu]))
+			return (int)cpu;
+	if (p->cpu < nr && may_run_on(rqs, p, p->cpu))
+		best = (int)p->cpu;
+	for (unsigned int cpu = 0; cpu < nr; cpu++)
+		if (may_run_on(rqs, p, cpu) &&
+		    (best < 0 || rqs[cpu].nr_running < rqs[best].nr_running))
+			best = (int)cpu;
+	return best;
+}
+
+struct task_struct *steal_candidate(struct rq *src, unsigned int cpu)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &src->queue, run_list)
+		if (p != src->curr && (p->cpus_allowed & (1UL << cpu)))
+			return p;
+	return NULL;
+}
+
+void migrate_task(struct rq *src, struct rq *dst, struct task_struct *p)
+{
+	dequeue_task(src, p);
+	p->cpu = dst->cpu;
+	if (p->thread_info)
+		p->thread_info->cpu = dst->cpu;
+	enqueue_task(dst, p);
 }
 
 void task_list_add(struct task_struct *p) { list_add_tail(&p->tasks, &task_list); }

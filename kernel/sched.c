@@ -1,11 +1,14 @@
 /*
- * sched.c: the scheduler. schedule() takes the running thread off the CPU
- * (off its run queue too, if it is going to sleep), picks the next one in
- * turn and switches stacks; the timer tick uses up the running thread's
- * slice and asks for a switch, which happens on the way out of the
- * interrupt if the thread's preemption count is zero (CONFIG_PREEMPT),
- * else at its preempt_enable(). The idle thread halts the CPU when nothing
- * is runnable.
+ * sched.c: the scheduler. Each CPU has a run queue; schedule() takes the
+ * running thread off the CPU (off its queue too, if it is going to sleep),
+ * picks the next one in turn and switches stacks; a CPU with nothing to run
+ * takes a waiting thread from another's queue. Each CPU's timer tick uses
+ * up its running thread's slice and asks for a switch, which happens on
+ * the way out of the interrupt if the thread's preemption count is zero
+ * (CONFIG_PREEMPT), else at its preempt_enable(). wake_up_process puts a
+ * thread on an idle CPU if there is one, and sends that CPU the reschedule
+ * interrupt. Each CPU's idle thread halts it when nothing is runnable. The
+ * queues are kept under the interrupt lock (kernel/irq_lock.c).
  */
 #include <asm/io.h>
 #include <kobold/clock.h>
@@ -17,14 +20,15 @@
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
+#include <kobold/softlockup.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
 #include <kobold/timer.h>
 
 struct rq runqueues[NR_CPUS];
-static struct task_struct *switched_from; /* the thread that ran before, for finish_switch */
 static int next_pid = 2;
 static int thread_stack_pages = THREAD_SIZE / PAGE_SIZE;
+static struct task_struct *idle_tasks[NR_CPUS];
 
 extern char boot_stack_bottom[], boot_stack_top[];
 void switch_to(unsigned long *prev_esp, unsigned long next_esp);
@@ -40,9 +44,10 @@ void put_task_struct(struct task_struct *p)
 /* After a switch, on the new thread's stack: the old one, if it has exited, goes. */
 static void finish_switch(void)
 {
-	struct task_struct *prev = switched_from;
+	struct rq *rq = this_rq();
+	struct task_struct *prev = rq->prev;
 
-	switched_from = NULL;
+	rq->prev = NULL;
 	if (prev && prev->state == TASK_DEAD) {
 		task_list_del(prev);
 		put_task_struct(prev); /* its own reference: the stack is no longer in use */
@@ -56,34 +61,62 @@ static void schedule_bug(void)
 	dump_stack();
 }
 
+static void set_task_cpu(struct task_struct *p, unsigned int cpu)
+{
+	p->cpu = cpu;
+	p->thread_info->cpu = cpu;
+}
+
+/* Nothing to run here: a thread waiting on another CPU's queue, if one may come. */
+static struct task_struct *idle_balance(struct rq *rq)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct task_struct *p;
+
+		if (cpu == rq->cpu || !cpu_rq(cpu)->idle ||
+		    !(p = steal_candidate(cpu_rq(cpu), rq->cpu)))
+			continue;
+		migrate_task(cpu_rq(cpu), rq, p);
+		set_task_cpu(p, rq->cpu);
+		return p;
+	}
+	return rq->idle;
+}
+
+static void check_stack(struct task_struct *p)
+{
+	if (p->thread_info->stack_end != STACK_END_MAGIC)
+		panic("%s/%d: kernel stack overflow", p->comm, p->pid);
+}
+
 void schedule(void)
 {
-	struct rq *rq = this_rq();
 	struct task_struct *prev = current, *next;
 	unsigned long flags;
+	struct rq *rq;
 
 	if (unlikely(in_atomic()))
 		schedule_bug();
 	flags = local_irq_save();
-	__need_resched = false;
+	rq = this_rq();
+	prev->thread_info->flags &= ~TIF_NEED_RESCHED;
 	if (prev->state != TASK_RUNNING && !(preempt_count() & PREEMPT_ACTIVE)) {
 		dequeue_task(rq, prev);
 		prev->nvcsw++;
 	} else if (prev != rq->idle) {
 		prev->nivcsw++;
 	}
-	next = pick_next_task(rq, prev);
-	if (prev->stack && *(unsigned long *)prev->stack != STACK_END_MAGIC)
-		panic("%s/%d: kernel stack overflow", prev->comm, prev->pid);
+	next = rq->active ? pick_next_task(rq, prev) : rq->idle; /* going down: only idle */
+	if (next == rq->idle && rq->active)
+		next = idle_balance(rq);
+	check_stack(prev);
 	if (next != prev) {
 		rq->nr_switches++;
 		rq->curr = next;
-		prev->saved_preempt_count = __preempt_count;
-		__preempt_count = next->saved_preempt_count;
-		switched_from = prev;
-		current_task = next;
+		rq->prev = prev;
+		next->thread_info->cpu = rq->cpu;
 		switch_to(&prev->thread.esp, next->thread.esp);
-		finish_switch(); /* now on prev's stack again: someone switched back to it */
+		finish_switch(); /* now on prev's stack again, maybe on another CPU */
 	}
 	local_irq_restore(flags);
 }
@@ -123,29 +156,57 @@ void yield(void)
 	schedule();
 }
 
+/* On a CPU's queue; an idle CPU is told to look (the reschedule interrupt, if not this one). */
+static void place_task(struct task_struct *p, int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	set_task_cpu(p, (unsigned int)cpu);
+	enqueue_task(rq, p);
+	if (rq->curr != rq->idle)
+		return;
+	rq->idle->thread_info->flags |= TIF_NEED_RESCHED;
+	if ((unsigned int)cpu != smp_processor_id())
+		smp_send_reschedule((unsigned int)cpu);
+}
+
+static int select_cpu(struct task_struct *p)
+{
+	int cpu = select_task_rq(runqueues, NR_CPUS, p, smp_processor_id());
+
+	return cpu < 0 ? 0 : cpu; /* its CPUs are all down: the boot CPU never is */
+}
+
 bool wake_up_process(struct task_struct *p)
 {
 	unsigned long flags = local_irq_save();
-	struct rq *rq = this_rq();
 	bool woke = p->state != TASK_RUNNING && p->state != TASK_DEAD;
 
 	if (woke) {
 		p->state = TASK_RUNNING;
-		enqueue_task(rq, p);
-		if (rq->curr == rq->idle)
-			set_need_resched();
+		if (!task_queued(p)) /* else it has not switched away yet: it runs on */
+			place_task(p, select_cpu(p));
 	}
 	local_irq_restore(flags);
 	return woke;
+}
+
+void kthread_bind(struct task_struct *p, unsigned int cpu)
+{
+	unsigned long flags = local_irq_save();
+
+	p->cpus_allowed = 1UL << cpu;
+	set_task_cpu(p, cpu);
+	local_irq_restore(flags);
 }
 
 void scheduler_tick(void)
 {
 	struct rq *rq = this_rq();
 
-	run_timers(jiffies);
 	if (scheduler_running && task_tick(rq, current))
 		set_need_resched();
+	softlockup_tick();
 }
 
 static void process_timeout(unsigned long data) { wake_up_process((struct task_struct *)data); }
@@ -216,18 +277,21 @@ struct task_struct *create_thread(int (*fn)(void *data), void *data, const char 
 
 	if (!p)
 		return NULL;
-	p->stack = alloc_pages((unsigned int)thread_stack_pages);
+	p->stack = alloc_pages_aligned((unsigned int)thread_stack_pages);
 	if (!p->stack) {
 		kfree(p);
 		return NULL;
 	}
-	*(unsigned long *)p->stack = STACK_END_MAGIC;
+	p->thread_info = p->stack;
+	*p->thread_info = (struct thread_info){ .task = p, .cpu = smp_processor_id(), .stack_end = STACK_END_MAGIC };
 	p->state = TASK_UNINTERRUPTIBLE; /* until its first wake_up_process */
 	p->flags = PF_KTHREAD;
 	strscpy(p->comm, name, sizeof(p->comm));
 	atomic_set(&p->usage, 1);
 	INIT_LIST_HEAD(&p->run_list);
 	p->time_slice = DEF_TIMESLICE;
+	p->cpu = smp_processor_id();
+	p->cpus_allowed = CPU_MASK_ALL;
 	p->threadfn = fn;
 	p->data = data;
 	sp = (unsigned long *)((char *)p->stack + THREAD_SIZE);
@@ -278,10 +342,17 @@ void idle_sleep(void)
 	local_irq_enable();
 }
 
-unsigned long nr_context_switches(void) { return this_rq()->nr_switches; }
+unsigned long nr_context_switches(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += cpu_rq(cpu)->nr_switches;
+	return n;
+}
 
 /* The idle thread: halts until an interrupt, and lets any runnable thread have the CPU. */
-static int idle_thread(void *unused)
+static __noreturn void idle_loop(void)
 {
 	for (;;) {
 		local_irq_disable();
@@ -290,20 +361,121 @@ static int idle_thread(void *unused)
 		local_irq_enable();
 		schedule();
 	}
-	return 0;
 }
 
-void sched_init(void)
+static int idle_thread(void *unused)
+{
+	idle_loop();
+}
+
+/* A thread for a CPU's idle: PID 0, swapper, not listed, bound to its CPU. */
+static struct task_struct *make_idle(unsigned int cpu)
 {
 	struct task_struct *idle = create_thread(idle_thread, NULL, "swapper");
 
 	if (!idle)
-		panic("sched_init: no memory for the idle thread");
+		return NULL;
 	task_list_del(idle); /* PID 0: ps does not list it, as Linux's does not */
 	idle->pid = 0;
 	idle->state = TASK_RUNNING;
+	idle->cpus_allowed = 1UL << cpu;
+	set_task_cpu(idle, cpu);
+	return idle;
+}
+
+struct task_struct *idle_task_for(unsigned int cpu)
+{
+	struct task_struct *idle = idle_tasks[cpu];
+
+	if (!idle) {
+		idle = make_idle(cpu);
+		if (!idle)
+			return NULL;
+		next_pid--; /* it took no PID a thread could see */
+		idle_tasks[cpu] = idle;
+	}
+	idle->thread_info->preempt_count = 0; /* it may have died in play_dead's interrupt */
+	idle->thread_info->flags = 0;
+	rq_init(cpu_rq(cpu), idle);
+	cpu_rq(cpu)->cpu = cpu;
+	cpu_rq(cpu)->curr = idle;
+	return idle;
+}
+
+/* One store, without the interrupt lock: the boot CPU holds it while an AP comes up at boot. */
+void sched_cpu_activate(unsigned int cpu)
+{
+	cpu_rq(cpu)->active = true;
+	mb();
+}
+
+__noreturn void cpu_idle(void)
+{
+	local_irq_enable();
+	idle_loop();
+}
+
+/*
+ * Every queued thread but the running one goes to another CPU; one bound
+ * to this CPU alone is let run anywhere, as 2.6's move_task_off_dead_cpu.
+ * True once the CPU runs its idle thread with nothing queued.
+ */
+static bool push_tasks_away(struct rq *rq)
+{
+	struct task_struct *p, *n;
+
+	list_for_each_entry(p, &task_list, tasks) { /* the sleepers: they wake elsewhere */
+		if (p->cpu != rq->cpu || task_queued(p))
+			continue;
+		if (select_task_rq(runqueues, NR_CPUS, p, smp_processor_id()) < 0)
+			p->cpus_allowed = CPU_MASK_ALL;
+		set_task_cpu(p, (unsigned int)select_cpu(p));
+	}
+	list_for_each_entry_safe(p, n, &rq->queue, run_list) {
+		if (p == rq->curr)
+			continue;
+		dequeue_task(rq, p);
+		if (select_task_rq(runqueues, NR_CPUS, p, smp_processor_id()) < 0)
+			p->cpus_allowed = CPU_MASK_ALL;
+		place_task(p, select_cpu(p));
+	}
+	if (rq->curr == rq->idle && rq->nr_running == 0)
+		return true;
+	rq->curr->thread_info->flags |= TIF_NEED_RESCHED;
+	smp_send_reschedule(rq->cpu);
+	return false;
+}
+
+void sched_cpu_deactivate(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags = local_irq_save();
+	bool done;
+
+	rq->active = false;
+	local_irq_restore(flags);
+	do {
+		flags = local_irq_save();
+		done = push_tasks_away(rq);
+		local_irq_restore(flags);
+		if (!done)
+			schedule_timeout_uninterruptible(1); /* and if it is this thread, it moves */
+	} while (!done);
+}
+
+void sched_init(void)
+{
+	struct task_struct *idle;
+
+	init_task.thread_info = (struct thread_info *)boot_stack_bottom;
+	init_task.thread_info->stack_end = STACK_END_MAGIC;
+	init_task.cpus_allowed = CPU_MASK_ALL;
+	idle = idle_task_for(0);
+	if (!idle)
+		panic("sched_init: no memory for the idle thread");
 	next_pid = 2;
-	rq_init(this_rq(), idle);
+	this_rq()->curr = &init_task;
+	this_rq()->active = true;
 	task_list_add(&init_task);
 	enqueue_task(this_rq(), &init_task);
 	scheduler_running = true;

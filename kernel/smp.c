@@ -7,6 +7,7 @@
 #include <asm/apic.h>
 #include <asm/io.h>
 #include <kobold/errno.h>
+#include <kobold/preempt.h>
 #include <kobold/printk.h>
 #include <kobold/smp.h>
 
@@ -41,8 +42,11 @@ int smp_call_function_single(unsigned int cpu, void (*func)(void *info), void *i
 
 	if (WARN(irqs_disabled(), "smp_call_function_single with interrupts off"))
 		return -EINVAL;
-	if (cpu == smp_processor_id() || !cpu_online(cpu))
+	preempt_disable(); /* 2.6's get_cpu(): this CPU stays this CPU until the call is done */
+	if (cpu == smp_processor_id() || !cpu_online(cpu)) {
+		preempt_enable();
 		return -EINVAL;
+	}
 	while (__sync_lock_test_and_set(&call_lock, 1))
 		cpu_relax();
 	call_data = &data;
@@ -53,6 +57,7 @@ int smp_call_function_single(unsigned int cpu, void (*func)(void *info), void *i
 	while (wait && !data.finished)
 		cpu_relax();
 	__sync_lock_release(&call_lock);
+	preempt_enable();
 	return 0;
 }
 

@@ -1,12 +1,14 @@
 /*
  * smpboot.c: finding the other CPUs (APs) in the ACPI MADT and starting
  * each with INIT, STARTUP, STARTUP through a real-mode trampoline (Intel
- * SDM vol. 3, 8.4.4; Linux 2.6's arch/i386/kernel/smpboot.c). An AP loads
- * the kernel's GDT and IDT, enables its local APIC, reads CPUID, says it is
- * up, and halts: no device interrupt is routed to it and no thread runs on
- * it yet, but it takes interprocessor interrupts (kernel/smp.c). CPU
- * hotplug parks it (play_dead) and sends it an INIT, after which it waits
- * for a STARTUP; it comes up again with the same sequence as at boot.
+ * SDM vol. 3, 8.4.4; Linux 2.6's arch/i386/kernel/smpboot.c). An AP starts
+ * on its idle thread's stack, loads the kernel's GDT and IDT, enables its
+ * local APIC and its timer, reads CPUID, says it is up, and becomes its
+ * idle thread: from then on the scheduler gives it threads. CPU hotplug
+ * moves its threads off, parks it (play_dead) and sends it an INIT, after
+ * which it waits for a STARTUP; it comes up again with the same sequence
+ * as at boot. The CPU_ONLINE and CPU_DEAD notifiers start and stop what
+ * each CPU has of its own (events/N, watchdog/N).
  */
 #include <asm/page.h>
 #include <asm/apic.h>
@@ -14,15 +16,17 @@
 #include <asm/io.h>
 #include <asm/processor.h>
 #include <kobold/acpi.h>
+#include <kobold/cpu.h>
 #include <kobold/errno.h>
 #include <kobold/mm.h>
+#include <kobold/mutex.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
 
 #define TRAMPOLINE_PHYS 0x8000 /* trampoline.S; reserved with the rest of the first MiB */
-#define AP_STACK_PAGES 4
 #define ACPI_MADT_LOCAL_APIC 0 /* ACPI 6.4 §5.2.12.2 */
 #define ACPI_MADT_ENABLED 1
 #define AP_WAIT_MS 1000
@@ -34,7 +38,8 @@ static unsigned int cpu_apicid[NR_CPUS];
 static unsigned int nr_present = 1;
 static volatile bool online[NR_CPUS] = { true };
 static volatile bool dead[NR_CPUS]; /* parked by play_dead, ready for its INIT */
-static void *ap_stack[NR_CPUS];
+static struct notifier_block *cpu_chain;
+static DEFINE_MUTEX(cpu_add_remove_lock); /* one CPU up or down at a time, as 2.6's */
 static volatile unsigned int booting_cpu;
 /* The directory the trampoline turns paging on with: the kernel's, and the
  * first 4 MiB where they are, for the trampoline's own next instructions. */
@@ -57,7 +62,26 @@ unsigned int cpu_to_apicid(unsigned int cpu)
 	return cpu_apicid[cpu];
 }
 
-unsigned int smp_processor_id(void)
+int register_cpu_notifier(struct notifier_block *nb)
+{
+	struct notifier_block **p = &cpu_chain;
+
+	mutex_lock(&cpu_add_remove_lock);
+	while (*p)
+		p = &(*p)->next;
+	nb->next = NULL;
+	*p = nb;
+	mutex_unlock(&cpu_add_remove_lock);
+	return 0;
+}
+
+void cpu_notify(unsigned long action, unsigned int cpu)
+{
+	for (struct notifier_block *nb = cpu_chain; nb; nb = nb->next)
+		nb->notifier_call(nb, action, (void *)(unsigned long)cpu);
+}
+
+unsigned int hard_smp_processor_id(void)
 {
 	unsigned int id;
 
@@ -70,7 +94,7 @@ unsigned int smp_processor_id(void)
 	return 0;
 }
 
-/* The AP's first C code, on its own stack, with paging on. */
+/* The AP's first C code, on its idle thread's stack, with paging on. */
 static void start_secondary(void)
 {
 	unsigned int cpu = booting_cpu;
@@ -79,25 +103,24 @@ static void start_secondary(void)
 	gdt_init();
 	idt_load();
 	apic_init_secondary();
+	setup_APIC_timer();
 	identify_cpu(&cpu_data[cpu]);
 	dead[cpu] = false;
+	sched_cpu_activate(cpu);
 	online[cpu] = true; /* the boot CPU waits for this store */
-	for (;;) {
-		local_irq_disable();
-		safe_halt(); /* until an interprocessor interrupt */
-	}
+	cpu_idle();
 }
 
 /* On the CPU going down, from its call-function interrupt: stop for good. */
 static void play_dead(void *unused)
 {
-	dead[smp_processor_id()] = true;
+	dead[hard_smp_processor_id()] = true;
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }
 
 /* The page at TRAMPOLINE_PHYS, with the words the AP reads filled in for @cpu. */
-static void setup_trampoline(unsigned int cpu)
+static void setup_trampoline(unsigned int cpu, const struct task_struct *idle)
 {
 	u8 *page = phys_to_virt(TRAMPOLINE_PHYS);
 	u32 cr3 = virt_to_phys(trampoline_pg_dir), cr4;
@@ -109,7 +132,7 @@ static void setup_trampoline(unsigned int cpu)
 	*(u32 *)(page + ((const u8 *)trampoline_cr3 - trampoline_start)) = cr3;
 	*(u32 *)(page + ((const u8 *)trampoline_cr4 - trampoline_start)) = cr4;
 	*(u32 *)(page + ((const u8 *)trampoline_stack - trampoline_start)) =
-		(u32)ap_stack[cpu] + AP_STACK_PAGES * PAGE_SIZE;
+		(u32)idle->stack + THREAD_SIZE;
 	*(u32 *)(page + ((const u8 *)trampoline_entry - trampoline_start)) = (u32)start_secondary;
 }
 
@@ -132,19 +155,18 @@ static int wakeup_secondary(unsigned int cpu)
 	return online[cpu] ? 0 : -EIO;
 }
 
-int cpu_up(unsigned int cpu)
+static int _cpu_up(unsigned int cpu)
 {
+	struct task_struct *idle;
 	int err;
 
 	if (cpu == 0 || cpu >= nr_present || online[cpu])
 		return -EINVAL; /* as 2.6's cpu_up: only a present CPU that is offline */
-	if (!ap_stack[cpu]) {
-		ap_stack[cpu] = alloc_pages(AP_STACK_PAGES);
-		if (!ap_stack[cpu])
-			return -ENOMEM;
-	}
+	idle = idle_task_for(cpu);
+	if (!idle)
+		return -ENOMEM;
 	pr_info("Booting processor %u/%u eip %x\n", cpu, cpu_apicid[cpu], TRAMPOLINE_PHYS);
-	setup_trampoline(cpu);
+	setup_trampoline(cpu, idle);
 	err = wakeup_secondary(cpu);
 	if (err) {
 		pr_err("CPU%u: Not responding.\n", cpu);
@@ -153,6 +175,41 @@ int cpu_up(unsigned int cpu)
 	}
 	pr_info("CPU%u: %s %s stepping %02x\n", cpu, cpu_data[cpu].vendor,
 		cpu_data[cpu].model_id, cpu_data[cpu].stepping);
+	cpu_notify(CPU_ONLINE, cpu);
+	return 0;
+}
+
+int cpu_up(unsigned int cpu)
+{
+	int err;
+
+	mutex_lock(&cpu_add_remove_lock);
+	err = _cpu_up(cpu);
+	mutex_unlock(&cpu_add_remove_lock);
+	return err;
+}
+
+/* Its threads move to the other CPUs, then it parks in play_dead and gets an INIT. */
+static int _cpu_down(unsigned int cpu)
+{
+	int err;
+
+	if (cpu == 0 || cpu >= nr_present || !online[cpu])
+		return -EINVAL;
+	sched_cpu_deactivate(cpu);
+	err = smp_call_function_single(cpu, play_dead, NULL, false);
+	for (int ms = 0; !err && ms < AP_WAIT_MS && !dead[cpu]; ms++)
+		mdelay(1);
+	if (!err && !dead[cpu])
+		err = -EIO;
+	if (err) {
+		sched_cpu_activate(cpu);
+		return err;
+	}
+	online[cpu] = false;
+	apic_send_init(cpu_apicid[cpu]); /* now it waits for a STARTUP */
+	pr_info("CPU %u is now offline\n", cpu);
+	cpu_notify(CPU_DEAD, cpu);
 	return 0;
 }
 
@@ -160,19 +217,10 @@ int cpu_down(unsigned int cpu)
 {
 	int err;
 
-	if (cpu == 0 || cpu >= nr_present || !online[cpu])
-		return -EINVAL;
-	err = smp_call_function_single(cpu, play_dead, NULL, false);
-	for (int ms = 0; !err && ms < AP_WAIT_MS && !dead[cpu]; ms++)
-		mdelay(1);
-	if (!err && !dead[cpu])
-		err = -EIO;
-	if (err)
-		return err;
-	online[cpu] = false;
-	apic_send_init(cpu_apicid[cpu]); /* now it waits for a STARTUP */
-	pr_info("CPU %u is now offline\n", cpu);
-	return 0;
+	mutex_lock(&cpu_add_remove_lock);
+	err = _cpu_down(cpu);
+	mutex_unlock(&cpu_add_remove_lock);
+	return err;
 }
 
 static bool frozen[NR_CPUS]; /* taken down by disable_nonboot_cpus */
@@ -247,7 +295,7 @@ void smp_init(void)
 	}
 	find_cpus();
 	for (cpu = 1; cpu < nr_present; cpu++)
-		cpu_up(cpu);
+		_cpu_up(cpu); /* interrupts off yet: no lock to sleep on, nobody to race */
 	for_each_online_cpu(cpu)
 		bogo += tsc_khz / 5; /* each CPU's BogoMIPS x 100, as /proc/cpuinfo shows it */
 	pr_info("Total of %u processors activated (%u.%02u BogoMIPS).\n", num_online_cpus(),

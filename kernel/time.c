@@ -2,9 +2,12 @@
  * time.c: the kernel's clocks. The 8254 PIT ticks at HZ for jiffies; the
  * CPU's time stamp counter, calibrated against PIT channel 2, gives
  * nanoseconds since the first instruction (boot.S saves that TSC value).
+ * Each CPU's local APIC timer ticks its scheduler (kernel/apic.c), as 2.6
+ * i386's did beside the PIT's global tick.
  * The PIT's system device is /sys/devices/system/timer/timer0 (Linux 2.6's
  * arch/i386/kernel/time.c); its resume programs the tick again.
  */
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/clock.h>
@@ -12,6 +15,7 @@
 #include <kobold/sched.h>
 #include <kobold/sysdev.h>
 #include <kobold/time.h>
+#include <kobold/timer.h>
 
 #define PIT_HZ 1193182
 #define PIT_CH0 0x40
@@ -24,10 +28,21 @@ extern u64 boot_tsc;
 u32 tsc_khz; /* the calibrated TSC rate; 0 until time_init */
 volatile unsigned long jiffies;
 
+/*
+ * A tick: jiffies follows the TSC, so that ticks QEMU delivers late and in
+ * a burst (its vCPU threads wait for the host) neither run the clock ahead
+ * nor lose time (2.6.21's tick_do_update_jiffies64 counts from its clock
+ * source the same way).
+ */
 static enum irqreturn timer_interrupt(int irq, void *dev)
 {
-	jiffies++;
-	scheduler_tick(); /* expired timers, and the running thread's slice */
+	unsigned long now = (unsigned long)(ktime_get_ns() / (1000000000ULL / HZ));
+
+	if ((long)(now - jiffies) > 0)
+		jiffies = now;
+	run_timers(jiffies);
+	if (!apic_timer_running)
+		scheduler_tick(); /* no local APIC timer: the PIT ticks the running thread's slice */
 	return IRQ_HANDLED;
 }
 
@@ -65,6 +80,8 @@ void time_init(void)
 		pr_err("timer: no interrupt: no tick\n");
 	pr_info("tsc: calibrated against the PIT: %u.%03u MHz\n", tsc_khz / 1000,
 		tsc_khz % 1000);
+	if (calibrate_APIC_clock())
+		setup_APIC_timer(); /* the boot CPU's; each AP starts its own */
 }
 
 u64 ktime_get_ns(void)

@@ -124,32 +124,42 @@ static __noreturn void die(struct pt_regs *r)
 }
 
 /*
- * A device's interrupt (they all come to the boot CPU): in_irq() is true
+ * A device's interrupt, the local timer's or a reschedule: in_irq() is true
  * while its handler runs, and on the way out, if the interrupted thread
  * could be preempted and another's turn has come, the switch happens here
- * (2.6's resume_kernel with CONFIG_PREEMPT).
+ * (2.6's resume_kernel with CONFIG_PREEMPT). The handler holds the
+ * interrupt lock (kernel/irq_lock.c), as a thread with interrupts off does.
  */
 static void irq_handle(struct pt_regs *regs)
 {
+	irq_lock_acquire();
 	__preempt_count += HARDIRQ_OFFSET;
-	irq_dispatch((int)regs->vector - IRQ_BASE);
+	if (regs->vector == LOCAL_TIMER_VECTOR) {
+		apic_eoi();
+		scheduler_tick();
+	} else if (regs->vector == RESCHEDULE_VECTOR) {
+		smp_reschedule_interrupt();
+	} else {
+		irq_dispatch((int)regs->vector - IRQ_BASE);
+	}
 	__preempt_count -= HARDIRQ_OFFSET;
 	if ((regs->eflags & X86_EFLAGS_IF) && need_resched() && preempt_count() == 0)
 		preempt_schedule_irq();
+	if (regs->eflags & X86_EFLAGS_IF)
+		irq_lock_release(); /* the iret turns interrupts back on */
 }
 
 void trap_dispatch(struct pt_regs *regs)
 {
-	if (regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) {
+	if ((regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) ||
+	    regs->vector == LOCAL_TIMER_VECTOR || regs->vector == RESCHEDULE_VECTOR) {
 		irq_handle(regs);
 		return;
 	}
-	if (regs->vector == CALL_FUNCTION_VECTOR) {
+	if (regs->vector == CALL_FUNCTION_VECTOR) { /* no lock: play_dead never returns */
 		smp_call_function_interrupt();
-		return;
-	}
-	if (regs->vector == RESCHEDULE_VECTOR) {
-		smp_reschedule_interrupt();
+		if (regs->eflags & X86_EFLAGS_IF)
+			irq_lock_release(); /* the function may have taken it */
 		return;
 	}
 	if (regs->vector == SPURIOUS_APIC_VECTOR) { /* no EOI for it (SDM vol. 3, 10.9) */

@@ -8,6 +8,7 @@
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
+#include <kobold/preempt_inject.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -266,7 +267,9 @@ void kobject_put(struct kobject *kobj)
 		 "kobject: '%s' (%p): last reference put while still in sysfs; kept (unregister it first)",
 		 safe_name(kobj), (void *)kobj))
 		return;
+	preempt_point(PI_KOBJECT_PUT);
 	kref_put(&kobj->kref, kobject_release);
+	preempt_point(PI_KOBJECT_PUT);
 }
 
 /*

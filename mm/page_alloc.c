@@ -130,7 +130,8 @@ void page_alloc_init(const struct multiboot_info *mbi)
 	pr_info("mm: %lu KiB usable, %lu KiB free after the kernel\n", nr_total * 4, nr_free * 4);
 }
 
-static void *__alloc_pages(unsigned int n)
+/* n free pages in a row, the first a multiple of align pages (align a power of two). */
+static void *__alloc_pages(unsigned int n, unsigned long align)
 {
 	unsigned long i, run = 0;
 
@@ -139,16 +140,21 @@ static void *__alloc_pages(unsigned int n)
 	for (i = 0; i < max_pfn + n; i++) {
 		unsigned long p = (search_hint + i) % max_pfn;
 
-		if (p == 0)
+		if (p == 0 || page_used(p)) {
 			run = 0; /* a run cannot wrap around the end */
-		run = page_used(p) ? 0 : run + 1;
+			continue;
+		}
+		if (run == 0 && (p & (align - 1)))
+			continue; /* a run starts aligned */
+		run++;
 		if (run == n) {
 			unsigned long first = p + 1 - n;
 
 			for (unsigned long q = first; q <= p; q++)
 				set_used(q, true);
 			nr_free -= n;
-			search_hint = p + 1;
+			if (align == 1)
+				search_hint = p + 1;
 			return phys_to_virt(first << PAGE_SHIFT);
 		}
 	}
@@ -163,7 +169,17 @@ void *alloc_pages(unsigned int n)
 	void *p;
 
 	spin_lock(&zone_lock);
-	p = __alloc_pages(n);
+	p = __alloc_pages(n, 1);
+	spin_unlock(&zone_lock);
+	return p;
+}
+
+void *alloc_pages_aligned(unsigned int n)
+{
+	void *p;
+
+	spin_lock(&zone_lock);
+	p = __alloc_pages(n, n);
 	spin_unlock(&zone_lock);
 	return p;
 }

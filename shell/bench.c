@@ -177,14 +177,25 @@ static void ipi_nop(void *unused)
 {
 }
 
-/* N round trips of a call-function IPI to CPU 1, each waiting for the function to finish. */
+/* CPU 1, or CPU 0 when the shell runs on CPU 1; NR_CPUS (no such CPU) when CPU 1 is down. */
+static unsigned int other_cpu(void)
+{
+	if (!cpu_online(1))
+		return NR_CPUS;
+	return smp_processor_id() == 1 ? 0 : 1;
+}
+
+/* N round trips of a call-function IPI between CPUs 0 and 1, each waiting for the function to finish. */
 static int bench_ipi(unsigned int n)
 {
 	u64 t0 = ktime_get_ns(), ns;
 	int err = 0;
 
-	for (unsigned int i = 0; i < n && !err; i++)
-		err = signal_pending() ? -EINTR : smp_call_function_single(1, ipi_nop, NULL, true);
+	for (unsigned int i = 0; i < n && !err; i++) {
+		preempt_disable(); /* the shell may move between CPUs: pick the other one each time */
+		err = signal_pending() ? -EINTR : smp_call_function_single(other_cpu(), ipi_nop, NULL, true);
+		preempt_enable();
+	}
 	if (err)
 		return err == -EINVAL ? -ENODEV : err; /* no CPU 1 online */
 	ns = ktime_get_ns() - t0;

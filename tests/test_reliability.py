@@ -331,6 +331,7 @@ def walk_cases(vda_pci):
     replug = ("echo 1 > %s/remove" % pci, "echo 1 > /sys/bus/pci/rescan")  # a failed probe too
     return {
         "help": [((), "help", ())],
+        "readers": [((), "readers start /sys/class/sbd/sbd0/dev", ("readers stop",))],
         "echo": [((), "echo hi there", ()),
                  ((), "echo data > /tmp/f", ("rm -f /tmp/f",)),
                  ((), "echo 1 > " + ro, ("echo 0 > " + ro,)),

@@ -13,12 +13,21 @@ def thread_rows(ps):
     return re.findall(r"^ +(\d+) root +\d+:\d\d (\S+)$", ps, re.M)
 
 
+def boot_threads():
+    """The threads every boot has: ttyS0's shell, kthreadd, then per CPU an
+    events/N and a watchdog/N (KOBOLD_SMP=N boots N CPUs), then the VGA
+    console's shell, a kthread."""
+    ncpu = int(kobold.SMP or 1)
+    names = ["sh", "[kthreadd]"] + ["[events/%d]" % i for i in range(ncpu)]
+    names += ["[watchdog/%d]" % i for i in range(ncpu)]
+    names += ["[sh/tty0]"]
+    return [(str(pid), name) for pid, name in enumerate(names, 1)]
+
+
 def test_ps_lists_every_thread_in_busybox_columns(kernel):
     ps = kernel.run("ps")
     assert ps.startswith("PID   USER     TIME  COMMAND\n"), ps
-    # PID 1 is the boot thread, become ttyS0's shell; the VGA console's shell is a kthread
-    assert thread_rows(ps) == [("1", "sh"), ("2", "[kthreadd]"), ("3", "[events/0]"),
-                               ("4", "[sh/tty0]")], ps
+    assert thread_rows(ps) == boot_threads(), ps
     assert "[events/0]: 0 work items pending\n" in ps
     assert kernel.run("ps x").startswith("usage: ps")
 
@@ -30,7 +39,7 @@ def test_bench_switch_measures_a_switch_and_gives_everything_back(kernel):
     assert m, out
     assert int(m.group(2)) >= 4000  # each round trip: to the thread and back
     assert 0 < int(m.group(1)) < 1000000
-    assert [pid for pid, _ in thread_rows(kernel.run("ps"))] == ["1", "2", "3", "4"]  # it exited
+    assert thread_rows(kernel.run("ps")) == boot_threads()  # it exited
     after = kernel.snapshot()
     for key in ["BytesInUse", "ObjectsInUse", "kobjects"]:
         assert after[key] == before[key], (key, before[key], after[key])
@@ -50,6 +59,6 @@ def test_ctrl_c_stops_bench_switch_and_its_thread(kernel):
     out = kernel.output()
     assert out.endswith("^C\n") and "context switch" not in out, out
     ps = kernel.run("ps")
-    assert "bench-pong" not in ps and len(thread_rows(ps)) == 4, ps
+    assert "bench-pong" not in ps and thread_rows(ps) == boot_threads(), ps
     after = kernel.snapshot()
     assert after["ObjectsInUse"] == before["ObjectsInUse"]

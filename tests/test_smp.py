@@ -102,7 +102,7 @@ def test_nine_cpus_boot_with_eight_and_say_so():
 
 
 def test_one_cpu_boots_no_other():
-    k = kobold.boot("")
+    k = kobold.boot("", qemu_args=["-smp", "1"])
     try:
         assert "Booting processor" not in k.run("dmesg")
         assert cpuinfo_processors(k) == ["0"] and interrupts_header(k) == ["CPU0"]

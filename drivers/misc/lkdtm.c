@@ -4,13 +4,19 @@
  * lkdtm.crash=TYPE, or write TYPE to /sys/kernel/debug/provoke-crash/DIRECT
  * (reading it lists the types).
  */
+#include <asm/io.h>
 #include <kobold/errno.h>
 #include <kobold/init.h>
 #include <kobold/kobject.h>
+#include <kobold/lockdep.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/slab.h>
+#include <kobold/softlockup.h>
+#include <kobold/spinlock.h>
 #include <kobold/string.h>
+#include <kobold/time.h>
 
 static const char *crash;
 module_param(crash, charp, "crash at the end of boot: NULL_DEREF, SLAB_LINEAR_OVERFLOW, ...");
@@ -101,6 +107,82 @@ static __attribute__((noipa)) void lkdtm_SLAB_FREE_DOUBLE(void)
 	kfree(p);
 }
 
+/* As Linux's (3.x): a sleep with preemption off, which might_sleep reports. */
+static __attribute__((noipa)) void lkdtm_ATOMIC_SLEEP(void)
+{
+	preempt_disable();
+	msleep(1);
+	preempt_enable();
+}
+
+static void lkdtm_warn_if_debug_off(void)
+{
+	if (!debug_locks)
+		pr_info("lkdtm: lock debugging is off (an earlier report turned it off)\n");
+}
+
+/*
+ * The same spinlock twice on one CPU: 2.6.18's spinlock debugging reports
+ * the recursion before the second spin_lock spins for ever, and Kobold's
+ * then goes on without taking it again.
+ */
+static __attribute__((noipa)) void lkdtm_SPINLOCK_RECURSION(void)
+{
+	static DEFINE_SPINLOCK(lkdtm_lock);
+
+	lkdtm_warn_if_debug_off();
+	spin_lock(&lkdtm_lock);
+	spin_lock(&lkdtm_lock);
+	spin_unlock(&lkdtm_lock);
+	spin_unlock(&lkdtm_lock);
+}
+
+/*
+ * Two lock classes taken A then B, then B then A: the validator reports the
+ * inversion at the second order, before any deadlock. The locks are only
+ * the validator's maps (lock_acquire and lock_release as a lock would call
+ * them), so nothing can hang.
+ */
+static __attribute__((noipa)) void lkdtm_LOCKDEP_ABBA(void)
+{
+	static struct lock_class_key key_a, key_b;
+	static struct lockdep_map lock_a, lock_b;
+
+	lkdtm_warn_if_debug_off();
+	lockdep_init_map(&lock_a, "lkdtm_lock_a", &key_a);
+	lockdep_init_map(&lock_b, "lkdtm_lock_b", &key_b);
+	lock_acquire(&lock_a, false, _THIS_IP_);
+	lock_acquire(&lock_b, false, _THIS_IP_);
+	lock_release(&lock_b, _THIS_IP_);
+	lock_release(&lock_a, _THIS_IP_);
+	lock_acquire(&lock_b, false, _THIS_IP_);
+	lock_acquire(&lock_a, false, _THIS_IP_);
+	lock_release(&lock_a, _THIS_IP_);
+	lock_release(&lock_b, _THIS_IP_);
+}
+
+/*
+ * A busy loop with preemption off, so this CPU's watchdog never runs. Linux's
+ * spins for ever; Kobold's stops once the watchdog has reported it (or a few
+ * seconds past the threshold), so that the console comes back.
+ */
+static __attribute__((noipa)) void lkdtm_SOFTLOCKUP(void)
+{
+	unsigned long start = jiffies, seen;
+	unsigned int cpu, thresh = softlockup_threshold();
+
+	if (!thresh) {
+		pr_info("lkdtm: the watchdog is off (softlockup_thresh=0)\n");
+		return;
+	}
+	preempt_disable();
+	cpu = smp_processor_id();
+	seen = softlockup_reports(cpu);
+	while (softlockup_reports(cpu) == seen && jiffies - start < (thresh + 5) * HZ)
+		cpu_relax();
+	preempt_enable();
+}
+
 struct crashtype {
 	const char *name;
 	void (*func)(void);
@@ -114,6 +196,10 @@ static const struct crashtype crashtypes[] = {
 	CRASHTYPE(WRITE_AFTER_FREE),
 	CRASHTYPE(READ_AFTER_FREE),
 	CRASHTYPE(SLAB_FREE_DOUBLE),
+	CRASHTYPE(ATOMIC_SLEEP),
+	CRASHTYPE(SPINLOCK_RECURSION),
+	CRASHTYPE(LOCKDEP_ABBA),
+	CRASHTYPE(SOFTLOCKUP),
 };
 
 static const struct crashtype *find_crashtype(const char *name)

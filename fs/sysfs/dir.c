@@ -5,6 +5,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
+#include <kobold/preempt_inject.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -106,6 +107,7 @@ struct sysfs_dirent *sysfs_find_dirent(struct sysfs_dirent *dir, const char *nam
 		if (c == 0)
 			return sd;
 		n = c < 0 ? n->left : n->right;
+		preempt_point(PI_SYSFS_LOOKUP); /* n is only safe while nothing removes it */
 	}
 	return NULL;
 }

@@ -13,6 +13,7 @@
 #define SPURIOUS_APIC_VECTOR 0xff
 #define RESCHEDULE_VECTOR 0xfc	  /* as 2.6 i386's */
 #define CALL_FUNCTION_VECTOR 0xfb /* as 2.6 i386's */
+#define LOCAL_TIMER_VECTOR 0xef	  /* as 2.6 i386's */
 
 /* Finds and enables the local APIC; false if the CPU has none (then: no MSI). */
 bool apic_init(void);
@@ -27,6 +28,15 @@ bool apic_send_ipi_vector(unsigned int apicid, unsigned int vector);
 unsigned int apic_id(void);
 /* End of interrupt, for every vector the APIC delivered (not for the 8259's). */
 void apic_eoi(void);
+/*
+ * The local APIC timer: calibrate_APIC_clock() counts its ticks against the
+ * TSC once, on the boot CPU; setup_APIC_timer() starts it on the calling
+ * CPU, periodic at HZ, on LOCAL_TIMER_VECTOR. false: no APIC, no timer.
+ */
+bool calibrate_APIC_clock(void);
+void setup_APIC_timer(void);
+/* True once the local APIC timers tick the scheduler (else the PIT does). */
+extern bool apic_timer_running;
 /* /sys/devices/system/lapic/lapic0, when there is a local APIC. */
 int init_lapic_sysfs(void);
 

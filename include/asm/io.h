@@ -50,23 +50,63 @@ static inline u32 read_cr2(void)
 }
 
 static inline void cpu_relax(void) { __asm__ volatile("pause"); }
-static inline void local_irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
-static inline void local_irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
-/* Atomically enable interrupts and wait for one (no lost wake-up between). */
-static inline void safe_halt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+static inline void raw_local_irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
+static inline void raw_local_irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
 
 #define X86_EFLAGS_IF 0x200 /* in the flags local_irq_save returns: interrupts were on */
 
-static inline unsigned long local_irq_save(void)
+static inline unsigned long raw_local_irq_save(void)
 {
 	unsigned long flags;
 	__asm__ volatile("pushfl; popl %0; cli" : "=r"(flags) : : "memory");
 	return flags;
 }
 
-static inline void local_irq_restore(unsigned long flags)
+static inline void raw_local_irq_restore(unsigned long flags)
 {
 	__asm__ volatile("pushl %0; popfl" : : "r"(flags) : "memory", "cc");
+}
+
+/*
+ * The interrupt lock (kernel/irq_lock.c): a CPU holds it whenever it has
+ * interrupts off outside a spinlock, so that every "interrupts off"
+ * section of the kernel excludes the other CPUs too, as 2.2's global cli().
+ */
+void irq_lock_acquire(void);
+void irq_lock_release(void);
+
+static inline void local_irq_disable(void)
+{
+	raw_local_irq_disable();
+	irq_lock_acquire();
+}
+
+static inline void local_irq_enable(void)
+{
+	irq_lock_release();
+	raw_local_irq_enable();
+}
+
+static inline unsigned long local_irq_save(void)
+{
+	unsigned long flags = raw_local_irq_save();
+
+	irq_lock_acquire();
+	return flags;
+}
+
+static inline void local_irq_restore(unsigned long flags)
+{
+	if (flags & X86_EFLAGS_IF)
+		irq_lock_release();
+	raw_local_irq_restore(flags);
+}
+
+/* Atomically enable interrupts and wait for one (no lost wake-up between). */
+static inline void safe_halt(void)
+{
+	irq_lock_release();
+	__asm__ volatile("sti; hlt" ::: "memory");
 }
 
 /* Memory barriers: x86 keeps stores ordered, but the compiler must not reorder. */

@@ -11,6 +11,10 @@ static inline void local_irq_restore(unsigned long flags) { (void)flags; }
 static inline void local_irq_disable(void) {}
 static inline void local_irq_enable(void) {}
 static inline bool irqs_disabled(void) { return false; }
+static inline unsigned long raw_local_irq_save(void) { return 0; }
+static inline void raw_local_irq_restore(unsigned long flags) { (void)flags; }
+static inline void raw_local_irq_disable(void) {}
+static inline void raw_local_irq_enable(void) {}
 #else
 #include <asm/io.h>
 

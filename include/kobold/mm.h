@@ -12,6 +12,8 @@ struct multiboot_info;
 void page_alloc_init(const struct multiboot_info *mbi);
 /* n physically contiguous pages of low memory, at their address above PAGE_OFFSET; NULL if none. */
 void *alloc_pages(unsigned int n);
+/* n pages (a power of two) whose address is a multiple of their size: a thread's stack. */
+void *alloc_pages_aligned(unsigned int n);
 void free_pages(void *addr, unsigned int n);
 
 struct page_stats {

@@ -4,13 +4,13 @@
  * from: it holds a spinlock (each spin_lock adds one), it runs an interrupt
  * handler (HARDIRQ_OFFSET), or it asked with preempt_disable(). When the
  * count drops back to zero with a reschedule pending, preempt_enable()
- * switches at once. The count belongs to the running thread: the scheduler
- * saves it in the task it leaves and loads the next one's (2.6 kept it in
- * thread_info; x86 since 4.1 in a per-CPU word saved at each switch, as here).
+ * switches at once. The count and the flag belong to the running thread:
+ * they live in its thread_info, at the bottom of its stack, as in 2.6.
  */
 #ifndef KOBOLD_PREEMPT_H
 #define KOBOLD_PREEMPT_H
 
+#include <kobold/thread_info.h>
 #include <kobold/types.h>
 
 #define PREEMPT_MASK 0x000000ff
@@ -18,17 +18,16 @@
 #define HARDIRQ_MASK 0x0fff0000
 #define PREEMPT_ACTIVE 0x10000000 /* an interrupt is switching away: keep the task queued */
 
-extern volatile int __preempt_count;
-/* Set when the running thread should give the CPU up at its next chance. */
-extern volatile bool __need_resched;
+#define __preempt_count (current_thread_info()->preempt_count)
 
 #ifndef barrier
 #define barrier() __asm__ volatile("" ::: "memory")
 #endif
 
 static inline int preempt_count(void) { return __preempt_count; }
-static inline bool need_resched(void) { return __need_resched; }
-static inline void set_need_resched(void) { __need_resched = true; }
+/* Set when the running thread should give the CPU up at its next chance. */
+static inline bool need_resched(void) { return current_thread_info()->flags & TIF_NEED_RESCHED; }
+static inline void set_need_resched(void) { current_thread_info()->flags |= TIF_NEED_RESCHED; }
 
 /* The scheduler's entry for preempt_enable(): switches if the count allows it. */
 void preempt_schedule(void);
@@ -46,7 +45,7 @@ void preempt_schedule(void);
 #define preempt_enable()                                              \
 	do {                                                          \
 		preempt_enable_no_resched();                          \
-		if (unlikely(__need_resched) && __preempt_count == 0) \
+		if (unlikely(need_resched()) && __preempt_count == 0) \
 			preempt_schedule();                           \
 	} while (0)
 

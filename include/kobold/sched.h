@@ -15,6 +15,7 @@
 #include <kobold/lockdep.h>
 #include <kobold/preempt.h>
 #include <kobold/smp.h>
+#include <kobold/thread_info.h>
 #include <kobold/types.h>
 
 #define TASK_RUNNING 0
@@ -23,14 +24,6 @@
 #define TASK_DEAD 64	       /* exited; its stack goes at the next switch */
 
 #define TASK_COMM_LEN 16
-/*
- * Each thread's kernel stack: 32 KiB, the boot stack's size (2.6 i386 had
- * 8 KiB). Work items run udev's rules, whose path buffers take 4 KiB
- * frames; a word at the stack's bottom (Linux's STACK_END_MAGIC value)
- * is checked at each switch, so an overflow panics instead of corrupting.
- */
-#define THREAD_SIZE 32768
-#define STACK_END_MAGIC 0x57ac6e9dUL
 #define DEF_TIMESLICE 10 /* ticks a thread runs before another gets a turn */
 #define MAX_SCHEDULE_TIMEOUT LONG_MAX
 
@@ -48,16 +41,17 @@ struct task_struct {
 	int pid;
 	unsigned int flags;
 	char comm[TASK_COMM_LEN];
-	atomic_t usage;		   /* references: the task itself, kthread_stop, ... */
-	struct list_head run_list; /* on its run queue while runnable */
-	struct list_head tasks;	   /* on the list of every task (ps) */
-	int time_slice;		   /* ticks left of its turn */
-	int saved_preempt_count;   /* its preempt_count while switched out */
-	int lock_depth;		   /* lock_kernel()s it holds (kernel/kernel_lock.c) */
-	unsigned int cpu;
-	unsigned long nvcsw, nivcsw; /* switches: voluntary (slept), involuntary (preempted) */
-	unsigned long utime;	     /* ticks it was running at */
-	void *stack;		     /* THREAD_SIZE bytes; NULL for the boot thread */
+	atomic_t usage;			 /* references: the task itself, kthread_stop, ... */
+	struct list_head run_list;	 /* on its run queue while runnable */
+	struct list_head tasks;		 /* on the list of every task (ps) */
+	int time_slice;			 /* ticks left of its turn */
+	int lock_depth;			 /* lock_kernel()s it holds (kernel/kernel_lock.c) */
+	unsigned int cpu;		 /* the CPU whose run queue it is on, or was last */
+	unsigned long cpus_allowed;	 /* a bit per CPU it may run on (kthread_bind) */
+	struct thread_info *thread_info; /* the bottom of its stack */
+	unsigned long nvcsw, nivcsw;	 /* switches: voluntary (slept), involuntary (preempted) */
+	unsigned long utime;		 /* ticks it was running at */
+	void *stack;			 /* THREAD_SIZE bytes; NULL for the boot thread */
 	struct thread_struct thread;
 	struct lockdep_task lockdep; /* the locks it holds (kernel/lockdep.c) */
 	int (*threadfn)(void *data); /* what it runs: its result is its exit code */
@@ -74,9 +68,9 @@ struct task_struct {
 	u64 signal_deadline;	    /* signal_set_deadline's, 0 for none */
 };
 
-/* The running thread, per CPU (one CPU schedules today). */
-extern struct task_struct *current_task;
-#define current current_task
+/* The running thread, on this CPU: from the thread_info its stack begins with. */
+#define current (current_thread_info()->task)
+#define CPU_MASK_ALL (~0UL)
 
 /* The boot thread: kmain, then the console's shell, PID 1. */
 extern struct task_struct init_task;
@@ -88,6 +82,9 @@ struct rq {
 	struct task_struct *curr;
 	struct task_struct *idle;
 	unsigned long nr_switches;
+	unsigned int cpu;
+	bool active;		  /* takes threads: online, and not going down */
+	struct task_struct *prev; /* the thread switched away from, for finish_switch */
 };
 
 void rq_init(struct rq *rq, struct task_struct *idle);
@@ -102,6 +99,17 @@ bool task_queued(const struct task_struct *p);
 struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev);
 /* A tick of prev's turn; true when its slice is used up (it is refilled). */
 bool task_tick(struct rq *rq, struct task_struct *p);
+/*
+ * Where a waking thread goes, among the nr run queues: its own CPU if it is
+ * bound, else an idle CPU (the one it ran on first, then the waker's), else
+ * the one with the fewest runnable threads. -1 if none of its CPUs is active.
+ */
+int select_task_rq(struct rq *rqs, unsigned int nr, const struct task_struct *p,
+		   unsigned int this_cpu);
+/* A thread on src that this CPU may take: queued, not running, allowed here; or NULL. */
+struct task_struct *steal_candidate(struct rq *src, unsigned int cpu);
+/* Moves a queued thread that is not running from its queue to dst's. */
+void migrate_task(struct rq *src, struct rq *dst, struct task_struct *p);
 
 /* Every task there is, for `ps` (kernel/runqueue.c). */
 extern struct list_head task_list;
@@ -145,6 +153,17 @@ void current_stack_bounds(const char **bottom, const char **top);
 void idle_sleep(void);
 unsigned long nr_context_switches(void);
 extern struct rq runqueues[NR_CPUS];
-#define this_rq() (&runqueues[0])
+#define this_rq() (&runqueues[smp_processor_id()])
+#define cpu_rq(cpu) (&runqueues[cpu])
+static inline unsigned int task_cpu(const struct task_struct *p) { return p->cpu; }
+/* Pins a thread that has not run yet to one CPU (2.6's kthread_bind). */
+void kthread_bind(struct task_struct *p, unsigned int cpu);
+/* CPU hotplug: cpu takes no more threads, and every thread on it moves (2.6's migrate_live_tasks). */
+void sched_cpu_deactivate(unsigned int cpu);
+void sched_cpu_activate(unsigned int cpu);
+/* The idle thread of an AP, made before the AP starts and run by it from its first instruction. */
+struct task_struct *idle_task_for(unsigned int cpu);
+/* On an AP, as its idle thread: joins the scheduler and idles for ever. */
+__noreturn void cpu_idle(void);
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef KOBOLD_SMP_H
 #define KOBOLD_SMP_H
 
+#include <kobold/thread_info.h>
 #include <kobold/types.h>
 
 #define NR_CPUS 8
@@ -15,8 +16,10 @@ void smp_init(void);
 unsigned int num_present_cpus(void);
 unsigned int num_online_cpus(void);
 bool cpu_online(unsigned int cpu);
-/* The running CPU's number, from its local APIC's id (2.6's hard_smp_processor_id). */
-unsigned int smp_processor_id(void);
+/* The running CPU's number: its thread's thread_info says where it runs, as 2.6's. */
+static inline unsigned int smp_processor_id(void) { return current_thread_info()->cpu; }
+/* The same, from the local APIC's id (2.6's hard_smp_processor_id), for an AP coming up. */
+unsigned int hard_smp_processor_id(void);
 
 /* CPU hotplug: 0, -EINVAL (no such CPU, or the boot CPU), -EIO (it did not start). */
 int cpu_up(unsigned int cpu);

@@ -1,18 +1,20 @@
 /*
- * spinlock.h: spinlock_t and rwlock_t, as Linux 2.6's. On one CPU a
- * spinlock need only keep the holder from being preempted (and, for the
- * _irq forms, from being interrupted), and that is what these do; the lock
- * word is kept all the same, with 2.6's spinlock debugging
- * (lib/spinlock_debug.c): taking a lock its holder already holds, or
- * releasing one that is not held, prints "BUG: spinlock recursion on
- * CPU#0, sh/1" and the lock's state, as CONFIG_DEBUG_SPINLOCK does. SMP
- * adds the spinning on the word, nothing else.
+ * spinlock.h: spinlock_t and rwlock_t, as Linux 2.6's. A CPU takes the
+ * lock word with a lock-prefixed exchange and spins while another holds
+ * it; the holder is not preempted, and keeps its own interrupts off while
+ * it holds the lock (so no interrupt handler on its CPU waits for the
+ * interrupt lock, kernel/irq_lock.c, behind it). 2.6's spinlock debugging
+ * (lib/spinlock_debug.c) checks each use: taking a lock its holder already
+ * holds, or releasing one that is not held, prints "BUG: spinlock
+ * recursion on CPU#0, sh/1" and the lock's state, as CONFIG_DEBUG_SPINLOCK
+ * does; a recursion is caught before it spins, so the kernel goes on.
  */
 #ifndef KOBOLD_SPINLOCK_H
 #define KOBOLD_SPINLOCK_H
 
 #include <kobold/irqflags.h>
 #include <kobold/preempt.h>
+#include <kobold/preempt_inject.h>
 #include <kobold/types.h>
 
 #define SPINLOCK_MAGIC 0xdead4ead
@@ -25,6 +27,8 @@ typedef struct {
 	unsigned int magic;
 	int owner_cpu; /* -1: none */
 	struct task_struct *owner;
+	unsigned long irq_flags; /* the holder's interrupt flag from before it took it */
+	int nested;		 /* recursions reported and not taken */
 } spinlock_t;
 
 #define __SPIN_LOCK_UNLOCKED(name) { .slock = 1, .magic = SPINLOCK_MAGIC, .owner_cpu = -1 }
@@ -32,37 +36,51 @@ typedef struct {
 #define spin_lock_init(lock) (*(lock) = (spinlock_t)__SPIN_LOCK_UNLOCKED(lock))
 
 /* The checks and the lock word (lib/spinlock_debug.c). */
-void _raw_spin_lock(spinlock_t *lock);
-void _raw_spin_unlock(spinlock_t *lock);
+/* false: a recursion, reported, and the lock not taken a second time */
+bool _raw_spin_lock(spinlock_t *lock);
+/* false: not released (an unlock of a recursion, or of a lock not held) */
+bool _raw_spin_unlock(spinlock_t *lock);
 bool _raw_spin_trylock(spinlock_t *lock);
 
 static inline bool spin_is_locked(const spinlock_t *lock) { return lock->slock == 0; }
 
 static inline void spin_lock(spinlock_t *lock)
 {
+	unsigned long flags = raw_local_irq_save();
+
 	preempt_disable();
-	_raw_spin_lock(lock);
+	if (_raw_spin_lock(lock))
+		lock->irq_flags = flags;
 }
 
 static inline void spin_unlock(spinlock_t *lock)
 {
-	_raw_spin_unlock(lock);
+	unsigned long flags = lock->irq_flags;
+
+	if (_raw_spin_unlock(lock))
+		local_irq_restore(flags);
 	preempt_enable();
+	preempt_point(PI_SPIN_UNLOCK);
 }
 
 /* True if it took the lock. */
 static inline bool spin_trylock(spinlock_t *lock)
 {
+	unsigned long flags = raw_local_irq_save();
+
 	preempt_disable();
-	if (_raw_spin_trylock(lock))
+	if (_raw_spin_trylock(lock)) {
+		lock->irq_flags = flags;
 		return true;
+	}
+	local_irq_restore(flags);
 	preempt_enable();
 	return false;
 }
 
 static inline void spin_lock_irq(spinlock_t *lock)
 {
-	local_irq_disable();
+	raw_local_irq_disable();
 	spin_lock(lock);
 }
 
@@ -73,10 +91,10 @@ static inline void spin_unlock_irq(spinlock_t *lock)
 	preempt_enable();
 }
 
-#define spin_lock_irqsave(lock, flags)      \
-	do {                                \
-		(flags) = local_irq_save(); \
-		spin_lock(lock);            \
+#define spin_lock_irqsave(lock, flags)          \
+	do {                                    \
+		(flags) = raw_local_irq_save(); \
+		spin_lock(lock);                \
 	} while (0)
 
 static inline void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
@@ -87,9 +105,10 @@ static inline void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 }
 
 /*
- * rwlock_t: many readers or one writer. On one CPU, as a spinlock: the
- * count keeps the debugging honest (a writer inside a writer, an unlock
- * of a lock nobody holds).
+ * rwlock_t: many readers or one writer, each spinning for its turn on the
+ * count with a lock-prefixed compare-and-exchange; the debugging reports a
+ * writer inside a writer and an unlock of a lock nobody holds. Unlike a
+ * spinlock it leaves the interrupt flag alone: take the _irqsave forms.
  */
 typedef struct {
 	volatile int readers; /* -1: a writer holds it */
@@ -130,15 +149,15 @@ static inline void write_unlock(rwlock_t *lock)
 	preempt_enable();
 }
 
-#define read_lock_irqsave(lock, flags)      \
-	do {                                \
-		(flags) = local_irq_save(); \
-		read_lock(lock);            \
+#define read_lock_irqsave(lock, flags)          \
+	do {                                    \
+		(flags) = raw_local_irq_save(); \
+		read_lock(lock);                \
 	} while (0)
-#define write_lock_irqsave(lock, flags)     \
-	do {                                \
-		(flags) = local_irq_save(); \
-		write_lock(lock);           \
+#define write_lock_irqsave(lock, flags)         \
+	do {                                    \
+		(flags) = raw_local_irq_save(); \
+		write_lock(lock);               \
 	} while (0)
 
 static inline void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags)

@@ -3,6 +3,7 @@
 #define KOBOLD_WORKQUEUE_H
 
 #include <kobold/list.h>
+#include <kobold/smp.h>
 #include <kobold/timer.h>
 #include <kobold/types.h>
 #include <kobold/wait.h>
@@ -29,15 +30,17 @@ struct work_struct {
 	} while (0)
 
 /*
- * A queue of work and its worker thread, NAME/0 (2.6's create_workqueue
- * made one per CPU). keventd_workqueue is the default one, "events".
+ * A queue of work and its worker threads, NAME/N, one per online CPU and
+ * bound to it, as 2.6's create_workqueue. keventd_workqueue is the default
+ * one, "events". The workers share the one list (2.6 kept one per CPU).
  */
 struct workqueue_struct {
 	const char *name;
-	struct list_head pending;    /* of work_struct, oldest first */
-	int running;		     /* items running now */
-	struct wait_queue_head idle; /* woken after each item: flush_workqueue */
-	struct task_struct *worker;
+	struct list_head pending;	     /* of work_struct, oldest first */
+	int running;			     /* items running now */
+	struct wait_queue_head idle;	     /* woken after each item: flush_workqueue */
+	struct task_struct *worker[NR_CPUS]; /* NAME/N on CPU N, while it is online */
+	struct list_head list;		     /* on the list of every queue (CPU hotplug) */
 };
 
 extern struct workqueue_struct *keventd_workqueue;

@@ -88,7 +88,7 @@ static void locking_spinlock_recursion_is_reported(struct ktest *t)
 	spin_lock_init(&lock);
 	spin_lock(&lock);
 	spin_lock(&lock); /* on one CPU this would hang: it is reported instead */
-	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: spinlock recursion on CPU#0, "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: spinlock recursion on CPU#"));
 	KTEST_EXPECT_TRUE(t, log_search(seq, ".magic: dead4ead, .owner: "));
 	KTEST_EXPECT_FALSE(t, debug_locks); /* reported once, then off */
 	spin_unlock(&lock);
@@ -96,7 +96,7 @@ static void locking_spinlock_recursion_is_reported(struct ktest *t)
 	lockdep_reset();
 	seq = log_seq();
 	spin_unlock(&lock); /* not held */
-	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: spinlock already unlocked on CPU#0"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: spinlock already unlocked on CPU#"));
 	KTEST_EXPECT_TRUE(t, log_search(seq, ".owner: <none>/-1, .owner_cpu: -1"));
 	lockdep_reset();
 	__preempt_count = 0; /* the unbalanced unlocks above */
@@ -118,7 +118,7 @@ static void locking_rwlock_readers_share_a_writer_is_alone(struct ktest *t)
 	KTEST_EXPECT_EQ(t, preempt_count(), 0);
 	KTEST_EXPECT_FALSE(t, log_search(seq, "BUG: rwlock"));
 	write_unlock(&lock); /* not held */
-	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: rwlock already unlocked on CPU#0"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: rwlock already unlocked on CPU#"));
 	lockdep_reset();
 	__preempt_count = 0;
 }
