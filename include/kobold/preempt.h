@@ -6,7 +6,8 @@
  * count drops back to zero with a reschedule pending, preempt_enable()
  * switches at once. The count belongs to the running thread: the scheduler
  * saves it in the task it leaves and loads the next one's (2.6 kept it in
- * thread_info; x86 since 4.1 in a per-CPU word saved at each switch, as here).
+ * thread_info; x86 from 3.13, c2daa3bed53a, in a per-CPU word that its
+ * switch code saved and loaded, as here).
  */
 #ifndef KOBOLD_PREEMPT_H
 #define KOBOLD_PREEMPT_H
