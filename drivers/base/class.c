@@ -254,7 +254,7 @@ static int class_hotplug(struct kset *kset __unused, struct kobject *kobj, char 
 	struct class_device *cd = to_class_dev(kobj);
 	int i = 0, len = 0, err = 0;
 
-	if (cd->dev) /* as 2.6.10 to 2.6.2x: the device behind it */
+	if (cd->dev) /* as 2.6.10 to 2.6.36: the device behind it */
 		err = add_physdev_vars(cd->dev, envp, num_envp, &i, buffer, buffer_size, &len);
 	if (!err && cd->devt) {
 		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,

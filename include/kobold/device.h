@@ -214,7 +214,7 @@ int device_create_file(struct device *dev, struct device_attribute *attr);
 void device_remove_file(struct device *dev, struct device_attribute *attr);
 /*
  * For hotplug callbacks (see add_hotplug_env_var): PHYSDEVPATH, and
- * PHYSDEVBUS and PHYSDEVDRIVER when dev has them, as 2.6.10 to 2.6.2x put in
+ * PHYSDEVBUS and PHYSDEVDRIVER when dev has them, as 2.6.10 to 2.6.36 put in
  * the events of class devices, disks and partitions with a device behind them.
  */
 int add_physdev_vars(struct device *dev, char **envp, int num_envp, int *i, char *buffer,
