@@ -18,6 +18,7 @@
 #include <kobold/sched.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
+#include <kobold/syscalls.h>
 #include <kobold/time.h>
 #include <kobold/timer.h>
 
@@ -82,6 +83,7 @@ void schedule(void)
 		__preempt_count = next->saved_preempt_count;
 		switched_from = prev;
 		current_task = next;
+		switch_user_state(prev, next); /* cr3, TSS esp0, TLS, FPU (kernel/process.c) */
 		switch_to(&prev->thread.esp, next->thread.esp);
 		finish_switch(); /* now on prev's stack again: someone switched back to it */
 	}

@@ -12,6 +12,7 @@
 #include <kobold/slab.h>
 #include <kobold/smp_lock.h>
 #include <kobold/string.h>
+#include <kobold/syscalls.h>
 #include <kobold/udevd.h>
 
 #define REDIRECT_MAX 65536 /* a command's output kept for "> FILE" */
@@ -155,6 +156,14 @@ static int execute_one(void)
 		udevd_flush_work(); /* what the last command left is done first */
 	c = find_command(cmdline.argv[0]);
 	if (!c) {
+		int status = shell_run_program(cmdline.argc, cmdline.argv); /* a program in PATH */
+
+		if (status >= 0)
+			return status;
+		if (status != -ENOENT) {
+			sh_err("kobold: %s: %s\n", cmdline.argv[0], kstrerror(status));
+			return 126;
+		}
 		sh_err("%s: command not found\n", cmdline.argv[0]);
 		return 127;
 	}
