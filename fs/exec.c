@@ -260,6 +260,9 @@ static int load_elf(struct linux_binprm *b, struct mm_struct *mm, struct user_st
 		note_layout(mm, &info.phdr[i], bias);
 	}
 	mm->start_brk = mm->brk;
+	mm->exe_path = kmalloc(PATH_MAX);
+	if (mm->exe_path && vfs_path_name(&b->file->f_path, mm->exe_path, PATH_MAX) < 0)
+		strscpy(mm->exe_path, b->filename, PATH_MAX);
 	si->entry = info.entry + bias;
 	si->phdr = phdr_address(eh, info.phdr, bias);
 	si->phnum = info.phnum;

@@ -70,6 +70,24 @@ static int at_dir(int dfd, const char *name, struct path *dir)
 	return 0;
 }
 
+/*
+ * A sysfs attribute refuses at open what its mode does not allow, as 2.6's
+ * sysfs_open_file (the VFS here checks at the read or write).
+ */
+static int check_sysfs_mode(struct file *f)
+{
+	struct inode *inode = f->f_path.inode;
+	unsigned int acc = f->f_flags & O_ACCMODE;
+
+	if (!S_ISREG(inode->i_mode) || !sysfs_inode_dirent(inode))
+		return 0;
+	if (acc != O_RDONLY && !(inode->i_mode & 0222))
+		return -EACCES;
+	if (acc != O_WRONLY && !(inode->i_mode & 0444))
+		return -EACCES;
+	return 0;
+}
+
 long sys_openat(int dfd, const char __user *filename, int flags, int mode)
 {
 	struct path dir;
@@ -85,6 +103,11 @@ long sys_openat(int dfd, const char __user *filename, int flags, int mode)
 	putname(name);
 	if (err)
 		return err;
+	err = check_sysfs_mode(f);
+	if (err) {
+		vfs_close(f);
+		return err;
+	}
 	err = fd_install_from(files(), f, 0, flags & O_CLOEXEC);
 	if (err < 0)
 		vfs_close(f);

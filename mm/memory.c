@@ -257,6 +257,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	memcpy(&mm->start_code, &old->start_code,
 	       sizeof(*mm) - offsetof(struct mm_struct, start_code));
 	mm->rss = 0;
+	mm->exe_path = old->exe_path ? kstrdup(old->exe_path) : NULL;
 	list_for_each_entry(v, &old->mmap, vm_list) {
 		if (insert_vma(mm, v->vm_start, v->vm_end, v->vm_flags, v->vm_name, v->vm_pgoff) ||
 		    copy_range(mm, old, v)) {
@@ -287,6 +288,7 @@ void mmput(struct mm_struct *mm)
 		if (mm->pgd[i] & PTE_PRESENT)
 			free_pages(phys_to_virt(mm->pgd[i] & ~(PAGE_SIZE - 1)), 1);
 	free_pages(mm->pgd, 1);
+	kfree(mm->exe_path);
 	kfree(mm);
 }
 
@@ -297,4 +299,21 @@ void *user_page_kaddr(struct mm_struct *mm, unsigned long addr)
 	if (pte && (*pte & PTE_PRESENT))
 		return phys_to_virt(*pte & ~(PAGE_SIZE - 1));
 	return map_new_page(mm, addr & ~(PAGE_SIZE - 1));
+}
+
+int access_process_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		unsigned long a = addr + done, off = a & (PAGE_SIZE - 1);
+		size_t n = min(len - done, (size_t)(PAGE_SIZE - off));
+		u32 *pte = a < TASK_SIZE ? pte_of(mm, a, false) : NULL;
+
+		if (!pte || !(*pte & PTE_PRESENT))
+			break;
+		memcpy((char *)buf + done, (char *)phys_to_virt(*pte & ~(PAGE_SIZE - 1)) + off, n);
+		done += n;
+	}
+	return (int)done;
 }

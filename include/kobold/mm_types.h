@@ -48,6 +48,7 @@ struct mm_struct {
 	unsigned long start_brk, brk, start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
 	unsigned long rss;	/* pages mapped */
+	char *exe_path;		/* the executable's absolute path: /proc/PID/exe */
 };
 
 /* mm/mmap.c: the VMA list (portable: no page tables). */
@@ -80,6 +81,8 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, un
 void *map_new_page(struct mm_struct *mm, unsigned long addr);
 /* The kernel address of the page at addr, mapped first (zeroed) if it is not; NULL: no memory. */
 void *user_page_kaddr(struct mm_struct *mm, unsigned long addr);
+/* Copies len bytes of mm's memory at addr (present pages only): the bytes copied. */
+int access_process_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len);
 /* Physical page references, for pages shared after fork. */
 void get_page_phys(unsigned long phys);
 void put_page_phys(unsigned long phys);
