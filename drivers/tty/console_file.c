@@ -16,6 +16,8 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
+#include <kobold/time.h>
+#include <kobold/timer.h>
 #include <kobold/uaccess.h>
 
 #define TCGETS 0x5401
@@ -71,7 +73,30 @@ static struct inode console_inode = {
 	.i_sb = &console_sb,
 };
 
-void console_set_foreground(int pgrp) { fg_pgrp = pgrp; }
+/*
+ * ^C typed while the foreground group does not read (sleep, say): a tick
+ * of 10 ms looks for it, since the console's interrupt handler knows
+ * nothing of process groups (a tty's n_tty would signal at once).
+ */
+static struct timer_list intr_timer;
+
+static void intr_check(unsigned long unused)
+{
+	if (fg_pgrp && (termios.c_lflag & ISIG) && signal_pending()) {
+		console_take_interrupt();
+		kill_pgrp(fg_pgrp, SIGINT);
+	}
+	mod_timer(&intr_timer, jiffies + HZ / 100);
+}
+
+void console_set_foreground(int pgrp)
+{
+	fg_pgrp = pgrp;
+	if (!intr_timer.function) {
+		setup_timer(&intr_timer, intr_check, 0);
+		mod_timer(&intr_timer, jiffies + HZ / 100);
+	}
+}
 
 bool console_isig(void) { return termios.c_lflag & ISIG; }
 
