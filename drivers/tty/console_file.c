@@ -222,7 +222,8 @@ static long console_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		return put_user(fg_pgrp ? fg_pgrp : current->user.pgrp, (int __user *)p);
 	case TIOCSPGRP:
 		return get_user(fg_pgrp, (int __user *)p);
-	case TIOCSCTTY:
+	case TIOCSCTTY: /* a session leader takes the console: its group is in front */
+		fg_pgrp = current->user.pgrp;
 		return 0;
 	case FIONREAD:
 		return put_user((int)(4095 - console_input_room()), (int __user *)p);
