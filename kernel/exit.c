@@ -36,12 +36,12 @@ static void release_task(struct task_struct *p)
 	put_task_struct(p); /* the parent's reference */
 }
 
-/* Nobody will wait: the kernel's PID 1, or a parent ignoring SIGCHLD. */
+/* Nobody will wait: an orphan of the kernel's PID 1, or a parent ignoring SIGCHLD. */
 static bool autoreap(struct task_struct *parent)
 {
 	struct sighand_struct *sh = parent->user.sighand;
 
-	if (!parent->user.mm && parent->user.children.next && parent != current->user.parent)
+	if (!parent->user.mm && current->user.orphan)
 		return true;
 	return sh && (sh->action[SIGCHLD_NR - 1].handler == SIG_IGN ||
 		      (sh->action[SIGCHLD_NR - 1].flags & SA_NOCLDWAIT));
@@ -57,6 +57,7 @@ static void reparent_children(struct task_struct *dead)
 		INIT_LIST_HEAD(&init_task.user.children);
 	list_for_each_entry_safe(c, n, &dead->user.children, user.sibling) {
 		c->user.parent = &init_task;
+		c->user.orphan = true;
 		list_move_tail(&c->user.sibling, &init_task.user.children);
 		if (c->user.exit_state == EXIT_ZOMBIE && !init_task.user.mm)
 			release_task(c);
@@ -78,6 +79,11 @@ static void exit_resources(struct task_struct *p)
 		kfree(u->fs);
 	}
 	u->fs = NULL;
+	sighand_put(u->sighand);
+	u->sighand = NULL;
+	u->fpu = NULL; /* no more switches save it: the task never runs in user mode again */
+	kfree(u->fpu_alloc);
+	u->fpu_alloc = NULL;
 }
 
 __noreturn void do_exit_user(int status)

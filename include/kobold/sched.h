@@ -70,7 +70,7 @@ struct user_task {
 	void *fpu_alloc;
 	unsigned long start_time;     /* jiffies at fork */
 	unsigned long stime;	      /* ticks in the kernel */
-	int sig_exit;		      /* a fatal signal's number, for exit */
+	bool orphan;		      /* its parent died: PID 1 adopted it */
 };
 
 /* What switch_to() keeps of a thread that is not running: its stack pointer. */
