@@ -25,7 +25,7 @@
 #define SIGCHLD_NR 17
 
 static DECLARE_WAIT_QUEUE_HEAD(child_exit_wait); /* every waiting parent sleeps here */
-static unsigned long nr_exits;			  /* changes at each exit: a waiter looks again */
+static unsigned long nr_exits;			 /* changes at each exit: a waiter looks again */
 
 bool is_global_init(struct task_struct *p) { return p == &init_task; }
 

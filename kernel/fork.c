@@ -46,7 +46,9 @@ struct task_struct *find_task_by_pid(int pid)
 {
 	struct task_struct *p;
 
-	list_for_each_entry(p, &task_list, tasks) if (p->pid == pid) return p;
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->pid == pid)
+			return p;
 	return NULL;
 }
 
@@ -85,7 +87,9 @@ static int count_user_processes(unsigned int uid)
 	struct task_struct *p;
 	int n = 0;
 
-	list_for_each_entry(p, &task_list, tasks) if (p->user.mm && p->user.uid == uid) n++;
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->user.mm && p->user.uid == uid)
+			n++;
 	return n;
 }
 

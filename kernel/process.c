@@ -117,7 +117,8 @@ static void show_segfault(const struct pt_regs *regs, unsigned long address)
 	struct vm_area_struct *v = mm ? find_vma(mm, regs->eip) : NULL;
 	const char *name = v && v->vm_name ? strrchr(v->vm_name, '/') : NULL;
 
-	name = name ? name + 1 : v && v->vm_name ? v->vm_name : NULL;
+	name = name ? name + 1 : v && v->vm_name ? v->vm_name
+						 : NULL;
 	if (name && v)
 		printk(KERN_INFO "%s[%d]: segfault at %lx ip %08x sp %08x error %x in %s[%lx+%lx]\n",
 		       current->comm, current->pid, address, regs->eip, regs->esp,
@@ -153,9 +154,21 @@ bool do_page_fault(struct pt_regs *regs, unsigned long address)
 bool do_user_trap(struct pt_regs *regs)
 {
 	static const u8 trap_signal[32] = {
-		[0] = SIGFPE,  [1] = SIGTRAP, [3] = SIGTRAP, [4] = SIGSEGV, [5] = SIGSEGV,
-		[6] = SIGILL,  [7] = SIGSEGV, [9] = SIGFPE,  [10] = SIGSEGV, [11] = SIGBUS,
-		[12] = SIGBUS, [13] = SIGSEGV, [16] = SIGFPE, [17] = SIGBUS, [19] = SIGFPE,
+		[0] = SIGFPE,
+		[1] = SIGTRAP,
+		[3] = SIGTRAP,
+		[4] = SIGSEGV,
+		[5] = SIGSEGV,
+		[6] = SIGILL,
+		[7] = SIGSEGV,
+		[9] = SIGFPE,
+		[10] = SIGSEGV,
+		[11] = SIGBUS,
+		[12] = SIGBUS,
+		[13] = SIGSEGV,
+		[16] = SIGFPE,
+		[17] = SIGBUS,
+		[19] = SIGFPE,
 	};
 	int sig;
 

@@ -199,7 +199,7 @@ int setup_signal_frame(int sig, struct k_sigaction *ka, u64 oldmask, struct pt_r
 	if (err)
 		return err;
 	regs->esp = frame_address(regs, ka->flags & SA_SIGINFO ? sizeof(struct rt_sigframe)
-								: sizeof(struct sigframe));
+							       : sizeof(struct sigframe));
 	regs->eip = (u32)ka->handler;
 	regs->ds = regs->es = __USER_DS;
 	regs->cs = __USER_CS;

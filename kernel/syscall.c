@@ -24,7 +24,7 @@ static long sys_ni_syscall(unsigned long nr)
 {
 	unsigned long i = nr < NR_syscalls ? nr : NR_syscalls;
 	const char *name = nr < NR_syscalls && sys_call_table[nr].name ? sys_call_table[nr].name
-								     : "unknown";
+								       : "unknown";
 
 	if (!(enosys_logged[i / 32] & (1ul << (i % 32)))) {
 		enosys_logged[i / 32] |= 1ul << (i % 32);

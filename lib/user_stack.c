@@ -18,12 +18,24 @@ static u32 put_auxv(struct layout *l, u32 p, const struct user_stack_info *si, u
 		    u32 random, u32 execfn)
 {
 	const u32 auxv[AUXV_PAIRS][2] = {
-		{ AT_HWCAP, si->hwcap }, { AT_PAGESZ, 4096 },	 { AT_CLKTCK, CLK_TCK },
-		{ AT_PHDR, si->phdr },	 { AT_PHENT, 32 },	 { AT_PHNUM, si->phnum },
-		{ AT_BASE, 0 },		 { AT_FLAGS, 0 },	 { AT_ENTRY, si->entry },
-		{ AT_UID, si->uid },	 { AT_EUID, si->euid }, { AT_GID, si->gid },
-		{ AT_EGID, si->egid },	 { AT_SECURE, 0 },	 { AT_RANDOM, random },
-		{ AT_EXECFN, execfn },	 { AT_PLATFORM, platform }, { AT_NULL, 0 },
+		{ AT_HWCAP, si->hwcap },
+		{ AT_PAGESZ, 4096 },
+		{ AT_CLKTCK, CLK_TCK },
+		{ AT_PHDR, si->phdr },
+		{ AT_PHENT, 32 },
+		{ AT_PHNUM, si->phnum },
+		{ AT_BASE, 0 },
+		{ AT_FLAGS, 0 },
+		{ AT_ENTRY, si->entry },
+		{ AT_UID, si->uid },
+		{ AT_EUID, si->euid },
+		{ AT_GID, si->gid },
+		{ AT_EGID, si->egid },
+		{ AT_SECURE, 0 },
+		{ AT_RANDOM, random },
+		{ AT_EXECFN, execfn },
+		{ AT_PLATFORM, platform },
+		{ AT_NULL, 0 },
 	};
 
 	for (int i = 0; i < AUXV_PAIRS; i++, p += 8) {

@@ -15,8 +15,9 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
 	struct vm_area_struct *v;
 
-	list_for_each_entry(v, &mm->mmap, vm_list) if (addr >= v->vm_start && addr < v->vm_end)
-		return v;
+	list_for_each_entry(v, &mm->mmap, vm_list)
+		if (addr >= v->vm_start && addr < v->vm_end)
+			return v;
 	return NULL;
 }
 
@@ -25,8 +26,9 @@ struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long
 {
 	struct vm_area_struct *v;
 
-	list_for_each_entry(v, &mm->mmap, vm_list) if (v->vm_start < end && start < v->vm_end)
-		return v;
+	list_for_each_entry(v, &mm->mmap, vm_list)
+		if (v->vm_start < end && start < v->vm_end)
+			return v;
 	return NULL;
 }
 

@@ -18,7 +18,13 @@
 #define PROC_PID_INO_BASE 0x10000
 #define PROC_BUF 4096
 
-enum pid_kind { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_EXE, SELF_LINK };
+enum pid_kind { PID_DIR,
+		PID_STAT,
+		PID_STATUS,
+		PID_CMDLINE,
+		PID_MAPS,
+		PID_EXE,
+		SELF_LINK };
 
 struct proc_pid_node {
 	const char *name; /* first, as struct proc_entry: root.c's proc_name reads it */
@@ -32,8 +38,12 @@ static const struct {
 	const char *name;
 	enum pid_kind kind;
 } pid_files[] = { /* sorted */
-		  { "cmdline", PID_CMDLINE }, { "exe", PID_EXE },	  { "maps", PID_MAPS },
-		  { "stat", PID_STAT },	      { "status", PID_STATUS } };
+		  { "cmdline", PID_CMDLINE },
+		  { "exe", PID_EXE },
+		  { "maps", PID_MAPS },
+		  { "stat", PID_STAT },
+		  { "status", PID_STATUS }
+};
 
 static const struct inode_operations pid_dir_iops, pid_link_iops;
 static const struct file_operations pid_dir_fops, pid_file_fops;
@@ -193,12 +203,15 @@ static char task_state(const struct task_struct *p)
 
 static const char *state_name(char s)
 {
-	return s == 'R' ? "running" : s == 'D' ? "disk sleep" : s == 'Z' ? "zombie" : "sleeping";
+	return s == 'R' ? "running" : s == 'D' ? "disk sleep"
+			      : s == 'Z'       ? "zombie"
+					       : "sleeping";
 }
 
 static int ppid_of(const struct task_struct *p)
 {
-	return p->user.parent ? p->user.parent->pid : p->pid == 1 || p->pid == 2 ? 0 : 2;
+	return p->user.parent ? p->user.parent->pid : p->pid == 1 || p->pid == 2 ? 0
+										 : 2;
 }
 
 static unsigned long vm_pages(struct mm_struct *mm)
@@ -208,7 +221,8 @@ static unsigned long vm_pages(struct mm_struct *mm)
 
 	if (!mm)
 		return 0;
-	list_for_each_entry(v, &mm->mmap, vm_list) n += (v->vm_end - v->vm_start) >> PAGE_SHIFT;
+	list_for_each_entry(v, &mm->mmap, vm_list)
+		n += (v->vm_end - v->vm_start) >> PAGE_SHIFT;
 	return n;
 }
 

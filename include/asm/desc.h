@@ -19,7 +19,7 @@
 #define GDT_ENTRIES 17
 #define __USER_CS (GDT_ENTRY_DEFAULT_USER_CS * 8 + 3) /* 0x73 */
 #define __USER_DS (GDT_ENTRY_DEFAULT_USER_DS * 8 + 3) /* 0x7b */
-#define TSS_SELECTOR (GDT_ENTRY_TSS * 8)		      /* 0x80 */
+#define TSS_SELECTOR (GDT_ENTRY_TSS * 8)	      /* 0x80 */
 #define SYSCALL_VECTOR 0x80
 
 #ifndef __ASSEMBLER__

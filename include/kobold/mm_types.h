@@ -25,11 +25,11 @@
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 
-#define TASK_SIZE 0xC0000000UL	 /* PAGE_OFFSET: user space ends here */
+#define TASK_SIZE 0xC0000000UL /* PAGE_OFFSET: user space ends here */
 #define STACK_TOP TASK_SIZE
-#define STACK_SIZE_MAX (8UL << 20) /* the stack VMA: 8 MiB, Linux's default RLIMIT_STACK */
+#define STACK_SIZE_MAX (8UL << 20)			     /* the stack VMA: 8 MiB, Linux's default RLIMIT_STACK */
 #define MMAP_BASE (STACK_TOP - STACK_SIZE_MAX - (1UL << 20)) /* mmap grows down from here */
-#define ELF_ET_DYN_BASE 0x00400000UL			  /* static-pie's load bias, as Linux i386 */
+#define ELF_ET_DYN_BASE 0x00400000UL			     /* static-pie's load bias, as Linux i386 */
 
 struct vm_area_struct {
 	unsigned long vm_start, vm_end; /* [start, end), page-aligned */
@@ -40,15 +40,15 @@ struct vm_area_struct {
 };
 
 struct mm_struct {
-	u32 *pgd;		/* the page directory, one page */
-	struct list_head mmap;	/* VMAs by address */
+	u32 *pgd;	       /* the page directory, one page */
+	struct list_head mmap; /* VMAs by address */
 	int map_count;
 	int users; /* tasks using it: vfork's child shares its parent's */
 	unsigned long start_code, end_code, start_data, end_data;
 	unsigned long start_brk, brk, start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
-	unsigned long rss;	/* pages mapped */
-	char *exe_path;		/* the executable's absolute path: /proc/PID/exe */
+	unsigned long rss; /* pages mapped */
+	char *exe_path;	   /* the executable's absolute path: /proc/PID/exe */
 };
 
 /* mm/mmap.c: the VMA list (portable: no page tables). */

@@ -57,20 +57,20 @@ struct user_task {
 	bool restore_blocked;
 	int tgid, pgrp, session;
 	unsigned int uid, euid, gid, egid;
-	unsigned long nproc_limit;    /* RLIMIT_NPROC */
-	struct task_struct *parent;   /* real parent: gets SIGCHLD, waits */
-	struct list_head children;    /* its children, living and zombie */
-	struct list_head sibling;     /* in its parent's children */
-	int exit_state;		      /* EXIT_ZOMBIE once exited, until reaped */
-	int exit_status;	      /* wait4's status word */
-	u32 clear_child_tid;	      /* CLONE_CHILD_CLEARTID / set_tid_address */
+	unsigned long nproc_limit;     /* RLIMIT_NPROC */
+	struct task_struct *parent;    /* real parent: gets SIGCHLD, waits */
+	struct list_head children;     /* its children, living and zombie */
+	struct list_head sibling;      /* in its parent's children */
+	int exit_state;		       /* EXIT_ZOMBIE once exited, until reaped */
+	int exit_status;	       /* wait4's status word */
+	u32 clear_child_tid;	       /* CLONE_CHILD_CLEARTID / set_tid_address */
 	struct completion *vfork_done; /* the vfork parent, woken at exec or exit */
-	u64 tls_array[3];	      /* GDT slots 6-8 while it runs */
-	void *fpu;		      /* 512 bytes of fxsave state, 16-aligned */
+	u64 tls_array[3];	       /* GDT slots 6-8 while it runs */
+	void *fpu;		       /* 512 bytes of fxsave state, 16-aligned */
 	void *fpu_alloc;
-	unsigned long start_time;     /* jiffies at fork */
-	unsigned long stime;	      /* ticks in the kernel */
-	bool orphan;		      /* its parent died: PID 1 adopted it */
+	unsigned long start_time; /* jiffies at fork */
+	unsigned long stime;	  /* ticks in the kernel */
+	bool orphan;		  /* its parent died: PID 1 adopted it */
 };
 
 /* What switch_to() keeps of a thread that is not running: its stack pointer. */

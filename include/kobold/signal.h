@@ -34,7 +34,6 @@ bool signal_deadline_passed(void);
  */
 bool console_take_interrupt(void);
 
-
 #define SIGHUP 1
 #define SIGINT 2
 #define SIGQUIT 3

@@ -34,24 +34,24 @@ void sys_sleep_end(int depth);
  * The big kernel lock is let go meanwhile; cond is checked again by the
  * caller under it.
  */
-#define wait_event_user(wq, cond)                                       \
-	({                                                              \
-		struct wait_queue_entry __w;                            \
-		int __r = 0, __depth = sys_sleep_begin();               \
-		INIT_LIST_HEAD(&__w.entry);                             \
-		for (;;) {                                              \
-			prepare_to_wait(&(wq), &__w);                   \
-			if (cond)                                       \
-				break;                                  \
-			if (user_signal_pending()) {                    \
-				__r = -EINTR;                           \
-				break;                                  \
-			}                                               \
-			user_sleep(&__w);                               \
-		}                                                       \
-		finish_wait(&(wq), &__w);                               \
-		sys_sleep_end(__depth);                                 \
-		__r;                                                    \
+#define wait_event_user(wq, cond)                         \
+	({                                                \
+		struct wait_queue_entry __w;              \
+		int __r = 0, __depth = sys_sleep_begin(); \
+		INIT_LIST_HEAD(&__w.entry);               \
+		for (;;) {                                \
+			prepare_to_wait(&(wq), &__w);     \
+			if (cond)                         \
+				break;                    \
+			if (user_signal_pending()) {      \
+				__r = -EINTR;             \
+				break;                    \
+			}                                 \
+			user_sleep(&__w);                 \
+		}                                         \
+		finish_wait(&(wq), &__w);                 \
+		sys_sleep_end(__depth);                   \
+		__r;                                      \
 	})
 struct wait_queue_entry;
 bool user_signal_pending(void);

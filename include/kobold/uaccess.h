@@ -47,23 +47,23 @@ static inline unsigned long clear_user(void __user *to, unsigned long n)
 
 long strncpy_from_user(char *dst, const char __user *src, long count);
 
-#define get_user(x, ptr)                                                                 \
-	({                                                                               \
-		union {                                                                  \
-			__typeof__(*(ptr)) v;                                            \
-			char b[sizeof(*(ptr))];                                          \
-		} __gu;                                                                  \
+#define get_user(x, ptr)                                                                    \
+	({                                                                                  \
+		union {                                                                     \
+			__typeof__(*(ptr)) v;                                               \
+			char b[sizeof(*(ptr))];                                             \
+		} __gu;                                                                     \
 		int __gu_err = copy_from_user(__gu.b, (ptr), sizeof(*(ptr))) ? -EFAULT : 0; \
-		if (__gu_err)                                                            \
-			memset(__gu.b, 0, sizeof(__gu.b));                               \
-		(x) = __gu.v;                                                            \
-		__gu_err;                                                                \
+		if (__gu_err)                                                               \
+			memset(__gu.b, 0, sizeof(__gu.b));                                  \
+		(x) = __gu.v;                                                               \
+		__gu_err;                                                                   \
 	})
 
-#define put_user(x, ptr)                                                            \
-	({                                                                          \
-		__typeof__(*(ptr)) __pu_val = (x);                                  \
-		copy_to_user((ptr), &__pu_val, sizeof(*(ptr))) ? -EFAULT : 0;       \
+#define put_user(x, ptr)                                                      \
+	({                                                                    \
+		__typeof__(*(ptr)) __pu_val = (x);                            \
+		copy_to_user((ptr), &__pu_val, sizeof(*(ptr))) ? -EFAULT : 0; \
 	})
 
 /* A user path name into a kernel buffer of PATH_MAX: 0, -EFAULT or -ENAMETOOLONG. */
