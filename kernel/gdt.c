@@ -84,8 +84,15 @@ void tss_init(void)
 
 void load_esp0(unsigned long esp0) { tss.esp0 = esp0; }
 
+/*
+ * The kernel's own %fs and %gs are zeroed too: an interrupt taken from now
+ * on saves and reloads them, and a selector left from the task before
+ * could name a slot this task left empty (a #GP at the reload). The
+ * user's own values are in its saved registers.
+ */
 void load_TLS(const u64 tls[GDT_ENTRY_TLS_ENTRIES])
 {
 	for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
 		gdt[GDT_ENTRY_TLS_MIN + i] = tls[i];
+	__asm__ volatile("mov %0, %%fs\n\tmov %0, %%gs" : : "r"(0));
 }

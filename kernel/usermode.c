@@ -62,26 +62,28 @@ void run_init_process(void)
 struct spawn_info {
 	char *path;
 	char **argv;
+	int err; /* the execve's error, for the shell to say */
 };
+
+static struct spawn_info spawn;
 
 static int spawn_start(void *data)
 {
 	struct spawn_info *si = data;
-	int err = kernel_execve(si->path, si->argv, default_envp);
 
-	printk(KERN_ERR "%s: %s\n", si->path, kstrerror(err));
-	do_exit_user(126 << 8);
+	si->err = kernel_execve(si->path, si->argv, default_envp);
+	do_exit_user(126 << 8); /* as sh's status for a program it cannot run */
 }
 
 int spawn_user_program(const char *path, char *const argv[], char *const envp[])
 {
-	static struct spawn_info si;
 	struct task_struct *p;
 	int err;
 
-	si.path = (char *)path;
-	si.argv = (char **)argv;
-	p = create_thread(spawn_start, &si, path);
+	spawn.path = (char *)path;
+	spawn.argv = (char **)argv;
+	spawn.err = 0;
+	p = create_thread(spawn_start, &spawn, path);
 	if (!p)
 		return -ENOMEM;
 	p->flags = 0;
@@ -163,6 +165,8 @@ int shell_run_program(int argc, char **argv)
 	kfree(path);
 	if (status < 0)
 		return status;
+	if (spawn.err)
+		return spawn.err; /* it never ran: ENOEXEC, EACCES, ... */
 	if (status & 0x7f)
 		return 128 + (status & 0x7f); /* killed by a signal, as sh reports it */
 	return (status >> 8) & 0xff;
