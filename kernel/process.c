@@ -133,10 +133,15 @@ bool do_page_fault(struct pt_regs *regs, unsigned long address)
 {
 	struct mm_struct *mm = current->user.mm;
 	unsigned long fixup;
+	int err = mm && address < TASK_SIZE ? handle_mm_fault(mm, address, regs->error_code & PF_WRITE)
+					    : -EFAULT;
 
-	if (mm && address < TASK_SIZE &&
-	    handle_mm_fault(mm, address, regs->error_code & PF_WRITE) == 0)
+	if (err == 0)
 		return true;
+	if (err == -ENOMEM) {
+		out_of_memory(); /* and the instruction faults again, or its process is killed */
+		return true;
+	}
 	if (!user_mode(regs)) {
 		fixup = search_exception_tables(regs->eip);
 		if (!fixup)

@@ -90,6 +90,8 @@ long do_set_thread_area(struct task_struct *p, u32 u_info);
 void switch_user_state(struct task_struct *prev, struct task_struct *next);
 /* The task whose exit panics: PID 1 once it is a process. */
 bool is_global_init(struct task_struct *p);
+/* mm/oom_kill.c: no page for a fault: the largest process is killed. */
+void out_of_memory(void);
 
 /* The console as a file (drivers/tty/console_file.c). */
 struct file;
