@@ -51,7 +51,7 @@ struct mm_struct {
 	char *exe_path;	   /* the executable's absolute path: /proc/PID/exe */
 };
 
-/* mm/mmap.c: the VMA list (portable: no page tables). */
+/* mm/vma.c: the VMA list (portable: no page tables). */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 /* The first VMA that overlaps [start, end), or NULL. */
 struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,
