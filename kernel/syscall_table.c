@@ -106,6 +106,7 @@ long sys_rt_sigreturn();
 long sys_rt_sigsuspend();
 long sys_sched_yield();
 long sys_select();
+long sys_sendfile64();
 long sys_set_thread_area();
 long sys_set_tid_address();
 long sys_setgid();
@@ -381,7 +382,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(236, "lremovexattr"),
 	NI(237, "fremovexattr"),
 	SYSCALL(238, "tkill", sys_tkill),
-	NI(239, "sendfile64"),
+	SYSCALL(239, "sendfile64", sys_sendfile64),
 	SYSCALL(240, "futex", sys_futex),
 	NI(241, "sched_setaffinity"),
 	NI(242, "sched_getaffinity"),
