@@ -88,11 +88,13 @@ static void exit_resources(struct task_struct *p)
 
 __noreturn void do_exit_user(int status)
 {
-	struct task_struct *me = current, *parent = me->user.parent;
+	struct task_struct *me = current, *parent;
 
-	release_kernel_lock();
 	if (is_global_init(me))
 		panic("Attempted to kill init! exitcode=0x%08x", status);
+	if (!kernel_locked()) /* a fatal signal on the way to user mode: not in a call */
+		lock_kernel(); /* the parent's list of children and PID 1's are shared */
+	parent = me->user.parent;
 	exit_resources(me);
 	reparent_children(me);
 	me->user.exit_status = status;
@@ -105,6 +107,7 @@ __noreturn void do_exit_user(int status)
 	}
 	nr_exits++;
 	wake_up(&child_exit_wait);
+	release_kernel_lock();
 	do_exit(status);
 }
 

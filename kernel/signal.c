@@ -103,10 +103,13 @@ void force_sig(int sig, struct task_struct *p)
 {
 	struct k_sigaction *ka = &p->user.sighand->action[sig - 1];
 
+	unsigned long flags = local_irq_save();
+
 	if (ka->handler == SIG_IGN || (p->user.blocked & sigmask(sig)))
 		ka->handler = SIG_DFL;
 	p->user.blocked &= ~sigmask(sig);
 	p->user.pending |= sigmask(sig);
+	local_irq_restore(flags);
 }
 
 int kill_pgrp(int pgrp, int sig)
@@ -246,13 +249,15 @@ long sys_rt_sigsuspend(const u64 __user *mask, size_t sigsetsize)
 /* The lowest unblocked pending signal, taken off; 0 if none. */
 static int dequeue_signal(struct task_struct *p)
 {
+	unsigned long flags = local_irq_save(); /* send_sig may come from an interrupt */
 	u64 ready = p->user.pending & ~p->user.blocked;
-	int sig;
+	int sig = 0;
 
-	if (!ready)
-		return 0;
-	sig = __builtin_ctzll(ready) + 1;
-	p->user.pending &= ~sigmask(sig);
+	if (ready) {
+		sig = __builtin_ctzll(ready) + 1;
+		p->user.pending &= ~sigmask(sig);
+	}
+	local_irq_restore(flags);
 	return sig;
 }
 
