@@ -82,6 +82,10 @@ def test_usertests_as_on_linux(k):
     for name in linux:
         assert results[name] == "ok" or "`%s`" % name in documented, out
     assert re.search(r"usertests: \d+ passed, \d+ failed", out), out
+    # the kernel's log lines: Linux 2.6.25's unhandled SIGSEGV, and an unknown call once
+    assert re.search(r"usertests\[\d+\]: segfault at 8 ip [0-9a-f]{8} sp [0-9a-f]{8} error 6 "
+                     r"in usertests\[8049000\+[0-9a-f]+\]\n", out), out
+    assert out.count("system call unknown (1000) is not implemented: ENOSYS") == 1, out
 
 
 def test_busybox_sh_runs_a_script(k):
