@@ -92,7 +92,7 @@ __noreturn void do_exit_user(int status)
 
 	if (is_global_init(me))
 		panic("Attempted to kill init! exitcode=0x%08x", status);
-	if (!kernel_locked()) /* a fatal signal on the way to user mode: not in a call */
+	if (!kernel_locked())  /* a fatal signal on the way to user mode: not in a call */
 		lock_kernel(); /* the parent's list of children and PID 1's are shared */
 	parent = me->user.parent;
 	exit_resources(me);
