@@ -83,6 +83,9 @@ common_entry:
 	movl $KERNEL_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es
+	xorl %eax, %eax		/* the kernel runs with null %fs and %gs: a frame saved */
+	movl %eax, %fs		/* in the kernel never holds a TLS selector that a later */
+	movl %eax, %gs		/* switch could leave naming an empty slot */
 	pushl %esp		/* struct pt_regs * */
 	call trap_dispatch
 	addl $4, %esp
