@@ -9,6 +9,7 @@
 #include <asm/ptrace.h>
 #include <kobold/completion.h>
 #include <kobold/errno.h>
+#include <kobold/irqflags.h>
 #include <kobold/fdtable.h>
 #include <kobold/mm_types.h>
 #include <kobold/printk.h>
@@ -42,14 +43,34 @@ struct fork_start {
 	u32 set_child_tid; /* CLONE_CHILD_SETTID: written in the child's own memory */
 };
 
+/*
+ * A task leaves task_list and is freed at its last switch, which takes no
+ * lock: a walk of the list runs with interrupts off (no switch meanwhile).
+ */
 struct task_struct *find_task_by_pid(int pid)
 {
-	struct task_struct *p;
+	unsigned long flags = local_irq_save();
+	struct task_struct *p, *found = NULL;
 
-	list_for_each_entry(p, &task_list, tasks)
-		if (p->pid == pid)
-			return p;
-	return NULL;
+	list_for_each_entry(p, &task_list, tasks) {
+		if (p->pid == pid) {
+			found = p;
+			break;
+		}
+	}
+	local_irq_restore(flags);
+	return found;
+}
+
+struct task_struct *get_task_by_pid(int pid)
+{
+	unsigned long flags = local_irq_save();
+	struct task_struct *p = find_task_by_pid(pid);
+
+	if (p)
+		get_task_struct(p);
+	local_irq_restore(flags);
+	return p;
 }
 
 static void init_children(struct task_struct *p)
@@ -84,12 +105,14 @@ static int fpu_alloc(struct task_struct *p)
 
 static int count_user_processes(unsigned int uid)
 {
+	unsigned long flags = local_irq_save();
 	struct task_struct *p;
 	int n = 0;
 
 	list_for_each_entry(p, &task_list, tasks)
 		if (p->user.mm && p->user.uid == uid)
 			n++;
+	local_irq_restore(flags);
 	return n;
 }
 

@@ -114,6 +114,7 @@ void force_sig(int sig, struct task_struct *p)
 
 int kill_pgrp(int pgrp, int sig)
 {
+	unsigned long flags = local_irq_save(); /* a task is freed at its last switch */
 	struct task_struct *p;
 	int found = -ESRCH;
 
@@ -123,11 +124,13 @@ int kill_pgrp(int pgrp, int sig)
 			found = 0;
 		}
 	}
+	local_irq_restore(flags);
 	return found;
 }
 
 static int kill_all(int sig)
 {
+	unsigned long flags = local_irq_save(); /* a task is freed at its last switch */
 	struct task_struct *p;
 	int found = -ESRCH;
 
@@ -137,6 +140,7 @@ static int kill_all(int sig)
 			found = 0;
 		}
 	}
+	local_irq_restore(flags);
 	return found;
 }
 
@@ -147,8 +151,13 @@ long sys_kill(int pid, int sig)
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;
 	if (pid > 0) {
+		unsigned long flags = local_irq_save();
+		int err;
+
 		p = find_task_by_pid(pid);
-		return p && p->user.mm ? send_sig(sig, p) : -ESRCH;
+		err = p && p->user.mm ? send_sig(sig, p) : -ESRCH;
+		local_irq_restore(flags);
+		return err;
 	}
 	if (pid == -1)
 		return kill_all(sig);

@@ -5,6 +5,7 @@
  */
 #include <kobold/clock.h>
 #include <kobold/errno.h>
+#include <kobold/irqflags.h>
 #include <kobold/mm.h>
 #include <kobold/random.h>
 #include <kobold/reboot.h>
@@ -78,32 +79,40 @@ long sys_setgid(unsigned int gid)
 
 long sys_setpgid(int pid, int pgid)
 {
+	unsigned long flags = local_irq_save(); /* p cannot go meanwhile */
 	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+	long err = 0;
 
 	if (pgid < 0)
-		return -EINVAL;
-	if (!p || !p->user.mm)
-		return -ESRCH;
-	if (p != current && p->user.parent != current)
-		return -ESRCH;
-	p->user.pgrp = pgid ? pgid : p->pid;
-	return 0;
+		err = -EINVAL;
+	else if (!p || !p->user.mm || (p != current && p->user.parent != current))
+		err = -ESRCH;
+	else
+		p->user.pgrp = pgid ? pgid : p->pid;
+	local_irq_restore(flags);
+	return err;
 }
 
 long sys_getpgid(int pid)
 {
+	unsigned long flags = local_irq_save();
 	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+	long r = p && p->user.sighand ? p->user.pgrp : -ESRCH;
 
-	return p && p->user.sighand ? p->user.pgrp : -ESRCH;
+	local_irq_restore(flags);
+	return r;
 }
 
 long sys_getpgrp(void) { return current->user.pgrp; }
 
 long sys_getsid(int pid)
 {
+	unsigned long flags = local_irq_save();
 	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+	long r = p && p->user.sighand ? p->user.session : -ESRCH;
 
-	return p && p->user.sighand ? p->user.session : -ESRCH;
+	local_irq_restore(flags);
+	return r;
 }
 
 long sys_setsid(void)

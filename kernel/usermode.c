@@ -130,7 +130,9 @@ static int wait_foreground(int pid)
 	int status = 0, r;
 
 	for (;;) {
+		lock_kernel(); /* exiting orphans change PID 1's children under it */
 		r = kernel_wait_nohang(pid, &status);
+		unlock_kernel();
 		if (r != 0)
 			return r < 0 ? r : status;
 		if (console_isig() && signal_pending()) { /* ^C typed while it does not read */

@@ -6,6 +6,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/irqflags.h>
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
 #include <kobold/proc_fs.h>
@@ -58,12 +59,8 @@ bool proc_pid_inode(struct inode *inode)
 
 void proc_pid_evict(struct inode *inode) { kfree(inode->i_private); }
 
-static struct task_struct *task_of(int pid)
-{
-	struct task_struct *p = find_task_by_pid(pid);
-
-	return p;
-}
+/* Counted: put_task_struct when done. */
+static struct task_struct *task_of(int pid) { return get_task_by_pid(pid); }
 
 static struct inode *pid_inode(struct super_block *sb, enum pid_kind kind, int pid,
 			       const char *name)
@@ -123,7 +120,7 @@ int proc_pid_lookup(struct inode *dir, const char *name, struct inode **out)
 
 	if (strcmp(name, "self") == 0)
 		*out = pid_inode(dir->i_sb, SELF_LINK, 0, "self");
-	else if (parse_pid(name, &pid) && task_of(pid))
+	else if (parse_pid(name, &pid) && find_task_by_pid(pid))
 		*out = pid_inode(dir->i_sb, PID_DIR, pid, name);
 	else
 		return -ENOENT;
@@ -133,6 +130,7 @@ int proc_pid_lookup(struct inode *dir, const char *name, struct inode **out)
 /* The first of "self" and the PIDs (as text) that sorts after `after`: 1, or 0. */
 int proc_pid_readdir(const char *after, struct vfs_dirent *out)
 {
+	unsigned long flags;
 	struct task_struct *p;
 	char name[16];
 	bool found = false;
@@ -142,6 +140,7 @@ int proc_pid_readdir(const char *after, struct vfs_dirent *out)
 		out->type = S_IFLNK;
 		found = true;
 	}
+	flags = local_irq_save(); /* the list changes at a task's last switch */
 	list_for_each_entry(p, &task_list, tasks) {
 		scnprintf(name, sizeof(name), "%d", p->pid);
 		if ((!after || strcmp(name, after) > 0) && (!found || strcmp(name, out->name) < 0)) {
@@ -150,6 +149,7 @@ int proc_pid_readdir(const char *after, struct vfs_dirent *out)
 			found = true;
 		}
 	}
+	local_irq_restore(flags);
 	return found;
 }
 
@@ -180,6 +180,7 @@ static int pid_readlink(struct inode *inode, char *buf, size_t size)
 {
 	struct proc_pid_node *n = node_of(inode);
 	struct task_struct *p;
+	int len;
 
 	if (n->kind == SELF_LINK) {
 		if (!current->user.sighand)
@@ -187,9 +188,12 @@ static int pid_readlink(struct inode *inode, char *buf, size_t size)
 		return scnprintf(buf, size, "%d", current->user.tgid);
 	}
 	p = task_of(n->pid);
-	if (!p || !p->user.mm || !p->user.mm->exe_path)
+	if (!p)
 		return -ENOENT;
-	return (int)strscpy(buf, p->user.mm->exe_path, size);
+	len = p->user.mm && p->user.mm->exe_path ? (int)strscpy(buf, p->user.mm->exe_path, size)
+						 : -ENOENT;
+	put_task_struct(p);
+	return len;
 }
 
 static char task_state(const struct task_struct *p)
@@ -310,8 +314,10 @@ static int pid_file_open(struct inode *inode, struct file *file)
 	if (!p)
 		return -ESRCH;
 	s = kzalloc(sizeof(*s));
-	if (!s)
+	if (!s) {
+		put_task_struct(p);
 		return -ENOMEM;
+	}
 	if (nd->kind == PID_STAT)
 		s->len = show_stat(p, s->text, sizeof(s->text));
 	else if (nd->kind == PID_STATUS)
@@ -320,6 +326,7 @@ static int pid_file_open(struct inode *inode, struct file *file)
 		s->len = show_cmdline(p, s->text, sizeof(s->text));
 	else if (nd->kind == PID_MAPS)
 		s->len = show_maps(p, s->text, sizeof(s->text));
+	put_task_struct(p);
 	file->private_data = s;
 	return 0;
 }
@@ -355,6 +362,7 @@ static const struct file_operations pid_file_fops = {
 size_t proc_show_loadavg(char *buf, size_t size)
 {
 	struct task_struct *p;
+	unsigned long flags = local_irq_save();
 	int total = 0, running = 0, last = 0;
 
 	list_for_each_entry(p, &task_list, tasks) {
@@ -362,5 +370,6 @@ size_t proc_show_loadavg(char *buf, size_t size)
 		running += p->state == TASK_RUNNING;
 		last = max(last, p->pid);
 	}
+	local_irq_restore(flags);
 	return scnprintf(buf, size, "0.00 0.00 0.00 %d/%d %d\n", running, total, last);
 }

@@ -66,6 +66,8 @@ bool do_user_trap(struct pt_regs *regs);
 
 /* kernel/fork.c, kernel/exit.c, fs/exec.c */
 struct task_struct *find_task_by_pid(int pid);
+/* The same, counted (put_task_struct when done): it stays valid if the task dies meanwhile. */
+struct task_struct *get_task_by_pid(int pid);
 /* Turns the running kernel thread into a process running path (init=, the shell's programs). */
 int kernel_execve(const char *path, char *const argv[], char *const envp[]);
 /* A new process that runs path with argv and the console as stdio; its PID, or -errno. */
