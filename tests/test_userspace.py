@@ -62,7 +62,11 @@ def images(tmp_path_factory):
     return "%s,%s" % (ROOTFS, out)
 
 
-@pytest.fixture(scope="module", params=["1", "2"], ids=["smp1", "smp2"])
+# On 1 and 2 CPUs; a run that chose its CPUs (KOBOLD_SMP=N) boots with those only.
+CPUS = [kobold.SMP] if kobold.SMP else ["1", "2"]
+
+
+@pytest.fixture(scope="module", params=CPUS, ids=["smp" + n for n in CPUS])
 def k(request, images):
     k = kobold.boot(qemu_args=["-initrd", images, "-smp", request.param])
     yield k
