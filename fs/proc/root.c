@@ -31,6 +31,7 @@ static const struct proc_entry proc_entries[] = {
 	{ "loadavg", proc_show_loadavg },
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
+	{ "stat", proc_show_stat },
 	{ "uptime", proc_show_uptime },
 	{ "version", proc_show_version },
 };

@@ -18,6 +18,7 @@ size_t proc_show_filesystems(char *buf, size_t size); /* fs/super.c */
 size_t proc_show_iomem(char *buf, size_t size);	      /* kernel/resource.c */
 size_t proc_show_ioports(char *buf, size_t size);     /* kernel/resource.c */
 size_t proc_show_loadavg(char *buf, size_t size);     /* fs/proc/base.c */
+size_t proc_show_stat(char *buf, size_t size);	      /* fs/proc/base.c */
 size_t proc_show_meminfo(char *buf, size_t size);     /* fs/proc/meminfo.c */
 size_t proc_show_mounts(char *buf, size_t size);      /* fs/namespace.c */
 size_t proc_show_uptime(char *buf, size_t size);      /* fs/proc/uptime.c */
