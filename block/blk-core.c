@@ -99,13 +99,33 @@ void blk_end_request(struct request *rq, int error)
 
 void blk_wait(struct request *rq)
 {
-	wait_event(rq->disk->wait, rq->done);
+	blk_wait_event(rq->disk, rq->done);
 }
 
-/* Linux 2.6's get_request_wait: sleeps while the disk's queue is full. */
+void blk_commit(struct gendisk *d)
+{
+	if (d->fops->commit)
+		d->fops->commit(d);
+}
+
+int blk_poll(struct gendisk *d)
+{
+	return d->fops->poll ? d->fops->poll(d) : 0;
+}
+
+void blk_poll_irq(struct gendisk *d, bool on)
+{
+	if (d->fops->poll_irq)
+		d->fops->poll_irq(d, on);
+}
+
+/*
+ * Linux 2.6's get_request_wait: sleeps while the disk's queue is full,
+ * after announcing what was batched (else nothing would complete).
+ */
 static int get_request_wait(struct gendisk *d)
 {
-	wait_event(d->wait, d->dead || !d->queue_depth || d->stats.in_flight < d->queue_depth);
+	blk_wait_event(d, d->dead || !d->queue_depth || d->stats.in_flight < d->queue_depth);
 	return d->dead ? -ENODEV : 0;
 }
 
@@ -121,7 +141,7 @@ void blk_submit(struct request *rq)
 		err = get_request_wait(d);
 	if (err) {
 		end_request(rq, err, false);
-		return;
+		goto out;
 	}
 	flags = local_irq_save();
 	account_start(rq);
@@ -129,6 +149,9 @@ void blk_submit(struct request *rq)
 	err = d->fops->submit(d, rq);
 	if (err && !rq->done)
 		blk_end_request(rq, err); /* refused: it never reached the device */
+out:
+	if (err && rq->more && d)
+		blk_commit(d); /* the batch before it must not wait for a request that never comes */
 }
 
 /* Requests blk_rw keeps on its stack: 1 MiB in 128 KiB pieces needs no allocation. */
@@ -158,6 +181,7 @@ int blk_rw(struct gendisk *d, enum req_op op, u64 sector, u64 count, void *buf)
 		rq->sector = sector + done;
 		rq->nr_sectors = op == REQ_OP_FLUSH ? 0 : (u32)min(count - done, (u64)max);
 		rq->buffer = buf ? (u8 *)buf + done * SECTOR_SIZE : NULL;
+		rq->more = i + 1 < n; /* one notification for the pieces */
 		blk_submit(rq);
 		if (rq->done && rq->error)
 			break;

@@ -94,9 +94,34 @@ static ssize_t max_sectors_kb_show(struct class_device *cd, char *buf)
 }
 static CLASS_DEVICE_ATTR(max_sectors_kb, S_IRUGO, max_sectors_kb_show, NULL);
 
+/*
+ * io_poll (Linux 4.4's): 1 makes waiters poll the driver for completions
+ * instead of sleeping until its interrupt; -EINVAL where the driver cannot
+ * poll. Any number is taken, not 0 meaning on, as Linux's queue_var_store.
+ */
+static ssize_t io_poll_show(struct class_device *cd, char *buf)
+{
+	return scnprintf(buf, SYSFS_PAGE_SIZE, "%d\n", cdev_to_disk(cd)->io_poll);
+}
+
+static ssize_t io_poll_store(struct class_device *cd, const char *buf, size_t count)
+{
+	struct gendisk *d = cdev_to_disk(cd);
+	unsigned long long on;
+
+	if (!d->fops->poll)
+		return -EINVAL;
+	if (kstrtoull(buf, 10, &on))
+		return -EINVAL;
+	d->io_poll = on != 0;
+	return (ssize_t)count;
+}
+static CLASS_DEVICE_ATTR(io_poll, S_IRUGO | S_IWUSR, io_poll_show, io_poll_store);
+
 static struct attribute *queue_attrs[] = {
 	&class_device_attr_nr_requests.attr,
 	&class_device_attr_max_sectors_kb.attr,
+	&class_device_attr_io_poll.attr,
 	NULL,
 };
 

@@ -8,6 +8,7 @@
  */
 #include <kobold/genhd.h>
 
+#include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/printk.h>
@@ -139,25 +140,33 @@ static const char *part_hotplug_name(struct kset *kset __unused, struct kobject 
 	return "block";
 }
 
+/* The disk's device first (2.6.10's block_hotplug gave a partition its disk's), then the node. */
 static int part_hotplug(struct kset *kset __unused, struct kobject *kobj, char **envp,
 			int num_envp, char *buffer, int buffer_size)
 {
 	struct hd_struct *p = to_part(kobj);
-	int i = 0, len = 0;
+	unsigned int minor = p->disk->first_minor + (unsigned int)p->partno;
+	int i = 0, len = 0, err = 0;
 
-	return add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MAJOR=%u",
-				   p->disk->major)
-		       ?: add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "MINOR=%u",
-					      p->disk->first_minor + (unsigned int)p->partno)
-			  ?
-		  : add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "DEVNAME=%s",
-					kobject_name(&p->kobj))
-			  ?
-		  : add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
-					"DEVTYPE=partition")
-			  ?
-			  : add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len, "PARTN=%d",
-						p->partno);
+	if (p->disk->driverfs_dev)
+		err = add_physdev_vars(p->disk->driverfs_dev, envp, num_envp, &i, buffer,
+				       buffer_size, &len);
+	if (!err)
+		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+					  "MAJOR=%u", p->disk->major);
+	if (!err)
+		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+					  "MINOR=%u", minor);
+	if (!err)
+		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+					  "DEVNAME=%s", kobject_name(&p->kobj));
+	if (!err)
+		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+					  "DEVTYPE=partition");
+	if (!err)
+		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
+					  "PARTN=%d", p->partno);
+	return err;
 }
 
 struct kset_hotplug_ops part_hotplug_ops = {

@@ -191,7 +191,8 @@ static ssize_t blkdev_aio_rw(struct kiocb *iocb, enum req_op op, char *buf, size
 		rq->end_io_data = iocb;
 		sector += rq->nr_sectors;
 		buf += rq->nr_sectors * SECTOR_SIZE;
-		blk_submit(rq); /* a refusal ends rq at once, with its error */
+		rq->more = i + 1 < nr; /* one notification for the pieces */
+		blk_submit(rq);	       /* a refusal ends rq at once, with its error */
 		if (rq->done && rq->error)
 			break;
 	}

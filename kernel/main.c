@@ -138,8 +138,10 @@ void kmain(u32 magic, u32 mbi_phys)
 	if (!test_suites)      /* the self-tests count every allocation their events make */
 		udevd_init();  /* udev: rules for every event, run as deferred work */
 	chr_dev_init();	       /* mem: null, zero, full, kmsg (char major 1) */
-	serial_tty_init();     /* ttyS0..3 (char 4:64..) for the BIOS's ports */
-	if (pm_init())	       /* /sys/power: state and pm_test */
+	if (tty_init())	       /* /dev/tty0 and /dev/console; tty0's line, the VGA console's */
+		pr_err("tty: tty0 and console could not be made\n");
+	serial_tty_init(); /* ttyS0..3 (char 4:64..) for the BIOS's ports */
+	if (pm_init())	   /* /sys/power: state and pm_test */
 		pr_err("PM: /sys/power could not be made\n");
 	pc_devices_init();     /* the legacy devices: serial8250, i8042, rtc_cmos, vga */
 	legacy_drivers_init(); /* their drivers bind: serial input, keyboard */

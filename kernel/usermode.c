@@ -18,6 +18,7 @@
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
 #include <kobold/time.h>
+#include <kobold/tty.h>
 
 static const char *init_path;
 core_param(init, init_path, charp, "run this program as PID 1 on the console");
@@ -25,14 +26,19 @@ core_param(init, init_path, charp, "run this program as PID 1 on the console");
 static char *const default_envp[] = { "HOME=/", "TERM=linux",
 				      "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
 
-void console_set_foreground(int pgrp);
-bool console_isig(void);
-
+/*
+ * fds 0, 1 and 2: the caller's console, the tty its shell reads
+ * (/dev/ttyS0, /dev/tty0, /dev/hvc0), or /dev/console for init=.
+ */
 static int console_stdio(struct task_struct *p)
 {
+	struct tty_struct *tty = current->tty;
+	char path[32];
 	struct file *f;
-	int err = console_file_open(&f);
+	int err;
 
+	scnprintf(path, sizeof(path), "/dev/%s", tty ? tty->name : "console");
+	err = vfs_open(NULL, path, O_RDWR, 0, &f);
 	if (err)
 		return err;
 	fd_install_from(p->user.files, f, 0, false);
@@ -43,6 +49,25 @@ static int console_stdio(struct task_struct *p)
 
 bool init_requested(void) { return init_path != NULL; }
 
+/* No kernel shell reads the console: its ^C, ^\\ and ^Z go to the group in front. */
+static void console_isig(struct tty_struct *tty, int sig)
+{
+	if (tty->pgrp)
+		kill_pgrp(tty->pgrp, sig);
+}
+
+static void init_console_signals(int pgrp)
+{
+	struct tty_struct *tty = tty_lookup(MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE));
+
+	if (!tty)
+		return;
+	tty->pgrp = pgrp;
+	tty->session = pgrp;
+	tty->isig = console_isig;
+	tty_kref_put(tty);
+}
+
 /* kmain's last step with init=: this thread, PID 1, becomes the program. */
 void run_init_process(void)
 {
@@ -51,7 +76,7 @@ void run_init_process(void)
 
 	if (!err)
 		err = console_stdio(current);
-	console_set_foreground(current->pid);
+	init_console_signals(current->pid);
 	unlock_kernel();
 	if (!err)
 		err = kernel_execve(init_path, argv, default_envp);
@@ -135,7 +160,7 @@ static int wait_foreground(int pid)
 		unlock_kernel();
 		if (r != 0)
 			return r < 0 ? r : status;
-		if (console_isig() && signal_pending()) { /* ^C typed while it does not read */
+		if (signal_pending()) { /* the shell's isig hook: ^C on its console */
 			console_take_interrupt();
 			kill_pgrp(pid, SIGINT);
 		}
@@ -146,6 +171,8 @@ static int wait_foreground(int pid)
 int shell_run_program(int argc, char **argv)
 {
 	char *path = kmalloc(PATH_MAX);
+	struct tty_struct *tty = current->tty;
+	struct termios saved;
 	int pid, status, depth;
 
 	if (!path)
@@ -159,11 +186,18 @@ int shell_run_program(int argc, char **argv)
 		kfree(path);
 		return pid;
 	}
-	console_set_foreground(pid);
+	if (tty) {
+		tty_ioctl(tty, TCGETS, &saved); /* the shell's raw mode; the program gets Linux's cooked */
+		tty_ioctl(tty, TCSETS, (void *)&tty_std_termios);
+		tty->pgrp = pid;
+	}
 	depth = release_kernel_lock(); /* the program's system calls take it */
 	status = wait_foreground(pid);
 	reacquire_kernel_lock(depth);
-	console_set_foreground(0);
+	if (tty) {
+		tty->pgrp = 0;
+		tty_ioctl(tty, TCSETS, &saved);
+	}
 	kfree(path);
 	if (status < 0)
 		return status;

@@ -3,7 +3,7 @@
 LAB ?=
 GRAPH := $(BUILD)/device-model
 
-.PHONY: check-lab check-docs graph grade grade-class gradescope
+.PHONY: check-lab check-docs graph grade grade-class gradescope labs-compose-all
 check-lab: deps $(KERNEL)
 	@[ -n "$(LAB)" ] || { echo "usage: make check-lab LAB=N   (the labs are in docs/labs/)" >&2; exit 2; }
 	@[ -f labs/lab$(LAB)/check.py ] || { echo "kobold: there is no lab $(LAB); see docs/labs/" >&2; exit 2; }
@@ -25,6 +25,12 @@ gradescope: deps
 	$(Q)mkdir -p $(dir $(GRADESCOPE_ZIP))
 	$(Q)$(PYTHON) scripts/gradescope.py zip $(GRADESCOPE_ZIP) $(if $(LABS),--labs $(LABS)) \
 		$(if $(HIDDEN),--hidden $(HIDDEN))
+
+# The labs' solutions composed in every order that can matter, with every failslab
+# walk of the registrations (make test: three orders and the walks the labs touch).
+labs-compose-all: deps $(KERNEL)
+	$(Q)KOBOLD_LABS_ORDERS=all $(PYTHON) -m pytest -q -p no:xdist tests/test_labs_compose.py \
+		-k solutions_compose
 
 check-docs: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/doccheck.py

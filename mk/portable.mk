@@ -7,7 +7,7 @@ PORTABLE_SRCS := lib/kstrtox.c lib/cpio.c lib/strutil.c lib/errname.c lib/ktest.
 	lib/spinlock_debug.c kernel/preempt.c kernel/runqueue.c kernel/timer.c \
 	kernel/semaphore.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/waitqueue.c \
 	udev/rules.c udev/event.c lib/kobject.c lib/kobject_uevent.c lib/devmodel_trace.c \
-	shell/parse.c shell/readline.c shell/full_write.c \
+	shell/parse.c shell/readline.c shell/full_write.c drivers/tty/n_tty.c \
 	$(sort $(wildcard drivers/base/*.c drivers/base/power/*.c)) $(sort $(wildcard fs/sysfs/*.c)) \
 	$(filter-out $(FS_KERNEL_ONLY),$(sort $(wildcard fs/*.c fs/ramfs/*.c))) lib/user_stack.c mm/vma.c \
 	block/genhd.c block/blk-core.c block/partition.c lib/crc32.c \

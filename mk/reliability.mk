@@ -54,10 +54,12 @@ soak: deps $(KERNEL) $(DISK)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_SOAK_CYCLES=$(SOAK_CYCLES) $(PYTHON) -m pytest -q -s \
 		tests/test_reliability.py -k cycles
 
-# make test stops each command's walk after 24 allocations; this goes to the end.
+# make test stops the module loads and the long readers of the command walk
+# at allocation 24 and compares the kobjects and sysfs once a walk; this walks
+# every line to its end and compares everything after each allocation.
 failslab-walk: deps $(KERNEL)
-	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_WALK_MAX=1000 $(PYTHON) -m pytest -q -s \
-		tests/test_reliability.py -k walk_every_command
+	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_WALK_FULL=1 $(PYTHON) -m pytest -q -s \
+		tests/test_reliability.py -k walk
 
 # QEMU device_add and device_del with each allocation of the add failing in
 # turn (make test: the first and the last few); every slot must eject and

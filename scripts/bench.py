@@ -35,10 +35,16 @@ DEPTHS = [1, 4, 16, 32]
 # Enough per reader at depth 32 (128 and 64 reads) that starting a process is not the figure.
 DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128), ("rand", 64, 128),
               ("seq", 1024, 256)]
+# The depth rows again with -smp 2 (virtio-blk num-queues 2, a queue and a vector per CPU).
+SMP_DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128)]
 DEVMODEL_N = [100, 1000, 10000, 100000]
 AIOREAD = os.path.join(OUT, "aioread")
 DISK_ARGS = ["-drive", "file=%s,if=none,id=bench,format=raw,cache=none,aio=threads" % DISK,
              "-device", "virtio-blk-pci,drive=bench"]
+# Linux reads a copy while Kobold runs beside it (paired depth rows): the same data and
+# options, a file of its own for QEMU's image lock.
+LINUX_DISK = os.path.join(OUT, "disk-linux.img")
+LINUX_DISK_ARGS = [a.replace(DISK, LINUX_DISK) for a in DISK_ARGS]
 
 rows = []  # dicts: group, name, kobold, linux, host, unit
 
@@ -69,11 +75,14 @@ def build_aioread():
 def make_disk():
     """A disk full of data: reads of a sparse file's holes would cost the host nothing."""
     os.makedirs(OUT, exist_ok=True)
-    with open(DISK, "wb") as f:
+    with open(DISK, "wb") as f, open(LINUX_DISK, "wb") as g:
         for _ in range(DISK_MIB):
-            f.write(os.urandom(1024 * 1024))
-        f.flush()
-        os.fsync(f.fileno())
+            chunk = os.urandom(1024 * 1024)
+            f.write(chunk)
+            g.write(chunk)
+        for h in (f, g):
+            h.flush()
+            os.fsync(h.fileno())
 
 
 def boot_seconds(grub):
@@ -173,6 +182,42 @@ def bench_dd(k):
                 add("dd", "dd/blk --refill " + name, round(100.0 * ratios["refill"], 1), "%")
 
 
+def verify_data(k, cpus=1):
+    """After the depth rows: the pattern written over the disk at depth 32, read back and
+    checked at every depth, 4 KiB and 64 KiB, sequential and random (blk bench --verify)."""
+    out = k.run("blk bench vda write seq 64 %d --depth 32 --verify" % DISK_MIB, timeout=600)
+    if "written with the pattern" not in out:
+        raise RuntimeError("data check, write: " + out.strip())
+    checked = 0
+    for kind in ("seq", "rand"):
+        for kib in (4, 64):
+            for depth in DEPTHS:
+                mib = 4 if kib == 4 else 32
+                out = k.run("blk bench vda read %s %d %d --depth %d --verify" % (kind, kib, mib, depth),
+                            timeout=600)
+                if "checked against the pattern" not in out:
+                    raise RuntimeError("data check: " + out.strip())
+                checked += mib * 1024 // kib
+    add("verify", "blocks read back and checked%s" % (", -smp %d" % cpus if cpus > 1 else ""),
+        checked, "blocks")
+
+
+def bench_kobold_smp_depth():
+    """Some depth rows on 2 CPUs: the disk gets a request queue and an MSI-X vector per
+    CPU; the bench thread submits from one of them."""
+    k = kobold.boot("loglevel=3 sbd.nr=0", qemu_args=DISK_ARGS + ["-m", "512M", "-smp", "2"])
+    try:
+        queues = k.run("cat /proc/interrupts").count("-req.")
+        add("depth", "request queues, -smp 2", queues, "queues")
+        for kind, kib, mib in SMP_DEPTH_ROWS:
+            for depth in DEPTHS:
+                _, iops = kobold_io(k, "vda", "read", kind, kib, mib, depth)
+                add("depth", depth_name(kind, kib, depth) + ", -smp 2", iops, "IOPS")
+        verify_data(k, 2)
+    finally:
+        k.close()
+
+
 def bench_kobold_disks():
     k = kobold.boot("loglevel=3 sbd.size=65536", qemu_args=DISK_ARGS + ["-m", "512M"])
     try:
@@ -185,47 +230,85 @@ def bench_kobold_disks():
                     add("virtio-blk", "%s %s %s" % (op, kind, label), iops, "IOPS")
                 mbs, iops = kobold_io(k, "sbd0", op, kind, kib, mib)
                 add("sbd", "%s %s %s" % (op, kind, label), mbs, "MiB/s")
-        for kind, kib, mib in DEPTH_ROWS if have_vda else []:
-            for depth in DEPTHS:
-                _, iops = kobold_io(k, "vda", "read", kind, kib, mib, depth)
-                add("depth", depth_name(kind, kib, depth), iops, "IOPS")
+        linux = start_linux()
+        try:
+            for i, (kind, kib, mib) in enumerate(DEPTH_ROWS if have_vda else []):
+                for j, depth in enumerate(DEPTHS):
+                    # Each row on both kernels back to back, a different one first in turn:
+                    # the host's load moves within minutes, the ratio is taken within seconds.
+                    runs = [lambda: kobold_io(k, "vda", "read", kind, kib, mib, depth)[1],
+                            lambda: linux_depth_one(linux, kind, kib, mib, depth)]
+                    first = (i + j) % 2 if linux else 0
+                    got = [None, None]
+                    for n in (first, 1 - first):
+                        if n == 0 or linux:
+                            got[n] = runs[n]()
+                    add("depth", depth_name(kind, kib, depth), got[0], "IOPS", linux=got[1])
+        finally:
+            stop_linux(linux)
         if have_vda:
-            bench_dd(k)
-        else:
+            verify_data(k)
+        if not have_vda:
             add("virtio-blk", "no virtio disk found", None, "")
+        elif DD_ROUNDS:  # BENCH_DD_ROUNDS=0: no dd rows
+            bench_dd(k)
     finally:
         k.close()
 
 
-def linux_depth_reads(c, aioread):
-    """IOPS by depth row name: one process with N requests in flight (Linux AIO,
-    O_DIRECT), as fio's libaio engine measures it."""
-    results = {}
-    for kind, kib, mib in DEPTH_ROWS if aioread else []:
-        for depth in DEPTHS:
-            ios = mib * 1024 // kib
-            c.sendline("/bin/aioread /dev/vda %d %d %d %s" % (kib, ios, depth, kind))
-            c.expect(r"NS=(\d+)\r")
-            ns = int(c.match.group(1))
-            c.expect("KOBOLD-BENCH-END")
-            results[depth_name(kind, kib, depth)] = int(ios / (ns / 1e9))
-    return results
+def linux_depth_one(c, kind, kib, mib, depth):
+    """IOPS of one process with depth requests in flight (Linux AIO, O_DIRECT), as
+    fio's libaio engine measures it."""
+    ios = mib * 1024 // kib
+    c.sendline("/bin/aioread /dev/vda %d %d %d %s" % (kib, ios, depth, kind))
+    c.expect(r"NS=(\d+)\r")
+    ns = int(c.match.group(1))
+    c.expect("KOBOLD-BENCH-END")
+    return int(ios / (ns / 1e9))
+
+
+def spawn_linux(disk_args):
+    """Debian's Linux in the same QEMU, at its prompt; raises linux_guest.Unavailable."""
+    cache = os.path.join(OUT, "linux")
+    vmlinuz, root = linux_guest.fetch(cache)
+    aioread = build_aioread()
+    if not aioread:
+        raise linux_guest.Unavailable("no aioread")
+    initrd = linux_guest.initramfs(cache, root, {"bin/aioread": aioread})
+    args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
+            "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
+            "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + disk_args
+    c = pexpect.spawn("qemu-system-x86_64", args, encoding="utf-8", codec_errors="replace",
+                      timeout=300)
+    try:
+        c.expect("KOBOLD-BENCH-READY")
+    except BaseException:
+        c.close(force=True)
+        raise
+    return c
+
+
+def start_linux():
+    """The Linux guest for the paired depth rows, on its copy of the disk; None if it
+    cannot be had (the depth rows then have no Linux figure)."""
+    try:
+        return spawn_linux(LINUX_DISK_ARGS)
+    except (linux_guest.Unavailable, pexpect.ExceptionPexpect, OSError) as e:
+        print("Linux column unavailable for the depth rows: %s" % e)
+        return None
+
+
+def stop_linux(c):
+    if c:
+        c.sendline("done")
+        c.close(force=True)
 
 
 def linux_reads():
     """MiB/s and IOPS of dd iflag=direct in a Debian Linux guest, by row label."""
-    cache = os.path.join(OUT, "linux")
-    vmlinuz, root = linux_guest.fetch(cache)
-    aioread = build_aioread()
-    initrd = linux_guest.initramfs(cache, root, {"bin/aioread": aioread} if aioread else None)
-    args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
-            "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
-            "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + DISK_ARGS
-    c = pexpect.spawn("qemu-system-x86_64", args, encoding="utf-8", codec_errors="replace",
-                      timeout=300)
+    c = spawn_linux(DISK_ARGS)
     results = {}
     try:
-        c.expect("KOBOLD-BENCH-READY")
         for label, kind, kib, mib in IO_ROWS:
             if kind != "seq":
                 continue
@@ -238,8 +321,6 @@ def linux_reads():
             ns = int(c.match.group(1))
             c.expect("KOBOLD-BENCH-END")
             results["read seq " + label] = (mib / (ns / 1e9), int(count / (ns / 1e9)))
-        for name, iops in linux_depth_reads(c, aioread).items():
-            results[name] = (None, iops)
         c.sendline("done")
         c.expect(pexpect.EOF)
     finally:
@@ -312,7 +393,7 @@ def attach_linux():
         print("Linux column unavailable: %s" % e)
         return
     for r in rows:
-        if r["group"] in ("virtio-blk", "depth") and r["name"] in lin:
+        if r["group"] == "virtio-blk" and r["name"] in lin:
             r["linux"] = lin[r["name"]][0 if r["unit"] == "MiB/s" else 1]
 
 
@@ -456,6 +537,7 @@ def main():
         add("boot", "GRUB, host (median)", gt, "s")
     if "disks" in parts:
         bench_kobold_disks()
+        bench_kobold_smp_depth()
         attach_linux()
         attach_host()
     if "devmodel" in parts:

@@ -19,6 +19,9 @@ checks (labs/hidden/labN.py or $LABCHECK_HIDDEN/labN.py, `CHECKS = [...]`)
 run after the lab's own; with LABCHECK_JSON=FILE the results are also
 written there as JSON after each check, with the lab's possible points and a
 status (ok, no-boot, panic) (scripts/grade, scripts/grade-class).
+
+LABCHECK_STOP_AT_FAIL=1 stops at the first failed check (the rest fail as not
+run): for tests that only need to see a tree fail, without a boot per check.
 """
 import json
 import os
@@ -35,6 +38,7 @@ import kobold  # noqa: E402
 COLOUR = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
 # How long a boot may take to reach the prompt (a second or two, unloaded).
 BOOT_TIMEOUT = float(os.environ.get("LABCHECK_BOOT_TIMEOUT", "20"))
+STOP_AT_FAIL = os.environ.get("LABCHECK_STOP_AT_FAIL") == "1"
 
 
 class BootFailed(AssertionError):
@@ -252,6 +256,10 @@ def run(title, checks, argv=None):
                     status = "panic"
                 fail(results, fn, e)
                 s.close()  # the next check starts from a fresh boot
+                if STOP_AT_FAIL:
+                    for rest in checks[i + 1:]:
+                        fail(results, rest, AssertionError("not run: stopped at the first failure"))
+                    break
                 continue
             print("  %s  %s" % (paint("PASS", "32;1"), what_of(fn)))
             record(results, fn, True)

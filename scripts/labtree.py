@@ -124,9 +124,12 @@ def build(tree, werror="1", jobs=2):
     return (kernel if r.returncode == 0 else None), r.stdout
 
 
-def run_checker(checker_root, lab, kernel, cwd, json_out=None, timeout=600):
-    """Runs checker_root's lab N checker on kernel; returns the CompletedProcess."""
+def run_checker(checker_root, lab, kernel, cwd, json_out=None, timeout=600, stop_at_fail=False):
+    """Runs checker_root's lab N checker on kernel; returns the CompletedProcess.
+    stop_at_fail: stop at the first failed check (labcheck's LABCHECK_STOP_AT_FAIL)."""
     env = dict(os.environ, KOBOLD_KERNEL=kernel, NO_COLOR="1")
+    if stop_at_fail:
+        env["LABCHECK_STOP_AT_FAIL"] = "1"
     if json_out:
         env["LABCHECK_JSON"] = json_out
     return sh([sys.executable, os.path.join(checker_root, "labs", "lab%d" % lab, "check.py")], cwd,

@@ -9,6 +9,7 @@ and the size of a file it writes. Run as root, it runs as nobody. Without bwrap
 available() says why, so that the report can say so.
 """
 import os
+import stat
 import resource
 import shutil
 import subprocess
@@ -86,14 +87,18 @@ def command(argv, readable, writable, cwd=None, env=None):
 
 
 def give(paths):
-    """Makes paths (walked) the sandbox's own: as root, owned by nobody."""
+    """Makes paths (walked) the sandbox's own: as root, owned by nobody. Files hard-linked
+    to the teacher's (more than one link: grade-class's trees) stay root's and read-only."""
     if os.geteuid() != 0:
         return
     for top in paths:
         os.chown(top, NOBODY, NOBODY)
         for d, dirs, files in os.walk(top):
             for n in dirs + files:
-                os.lchown(os.path.join(d, n), NOBODY, NOBODY)
+                path = os.path.join(d, n)
+                st = os.lstat(path)
+                if not (stat.S_ISREG(st.st_mode) and st.st_nlink > 1):
+                    os.lchown(path, NOBODY, NOBODY)
 
 
 def run(argv, readable=(), writable=(), cwd=None, env=None, timeout=600, sandboxed=True):

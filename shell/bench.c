@@ -6,7 +6,11 @@
  * `bench ipi N`: N call-function interrupts to CPU 1 and back (-smp 2 or more).
  * `bench switch N`: N round trips of a completion between the shell and a
  * kernel thread, each two context switches: the cost of one switch.
+ * `bench fence N`: the fences the virtio event index can use, N of each
+ * (docs/performance.md): mfence, a locked add, a read of port 0x80 and of
+ * the first virtio device's status register.
  */
+#include <asm/io.h>
 #include <kobold/clock.h>
 #include <kobold/completion.h>
 #include <kobold/device.h>
@@ -19,6 +23,8 @@
 #include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
+#include <kobold/virtio.h>
+#include <kobold/virtio_config.h>
 #include <kobold/workqueue.h>
 
 #define BENCH_MAX 200000
@@ -236,18 +242,59 @@ static int bench_switch(unsigned int n)
 	return 0;
 }
 
+static void fence_row(const char *what, unsigned int n, u64 ns)
+{
+	sh_printf("fence %-16s N=%u  %lu us total  %lu ns/op\n", what, n, (unsigned long)(ns / 1000),
+		  (unsigned long)(ns / n));
+}
+
+static int status_reads(struct device *dev, void *data)
+{
+	struct virtio_device *vdev = dev_to_virtio(dev);
+	unsigned int n = *(unsigned int *)data;
+	u64 t0 = ktime_get_ns();
+
+	for (unsigned int i = 0; i < n; i++)
+		(void)vdev->config->get_status(vdev);
+	fence_row("virtio status", n, ktime_get_ns() - t0);
+	return 1; /* the first device only */
+}
+
+static int bench_fence(unsigned int n)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		mb();
+	fence_row("mfence", n, ktime_get_ns() - t0);
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++)
+		__asm__ volatile("lock; addl $0,(%%esp)" ::: "memory", "cc");
+	fence_row("lock addl", n, ktime_get_ns() - t0);
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++)
+		(void)inb(0x80);
+	fence_row("inb 0x80", n, ktime_get_ns() - t0);
+	bus_for_each_dev(&virtio_bus, NULL, &n, status_reads);
+	return 0;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	unsigned int n;
 	int err;
 
 	if (argc != 3 ||
-	    (strcmp(argv[1], "devmodel") && strcmp(argv[1], "ipi") && strcmp(argv[1], "switch")) ||
+	    (strcmp(argv[1], "devmodel") && strcmp(argv[1], "ipi") && strcmp(argv[1], "switch") &&
+	     strcmp(argv[1], "fence")) ||
 	    kstrtouint(argv[2], 10, &n) || n == 0 || n > BENCH_MAX) {
-		sh_err("usage: bench devmodel|ipi|switch N (1-%d)\n", BENCH_MAX);
+		sh_err("usage: bench devmodel|ipi|switch|fence N (1-%d)\n", BENCH_MAX);
 		return 1;
 	}
-	if (argv[1][0] == 's')
+	if (argv[1][0] == 'f')
+		err = bench_fence(n);
+	else if (argv[1][0] == 's')
 		err = bench_switch(n);
 	else
 		err = argv[1][0] == 'i' ? bench_ipi(n) : bench_devmodel(n);
@@ -259,7 +306,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return 0;
 }
-SHELL_COMMAND("bench", "devmodel|ipi|switch N",
+SHELL_COMMAND("bench", "devmodel|ipi|switch|fence N",
 	      "time N class device registrations, lookups, removals; N IPI round trips to CPU 1; "
 	      "or N completion round trips between two threads (a context switch each way)",
 	      cmd_bench);

@@ -6,7 +6,10 @@
  * writes, or checks, a pattern that names each sector (32-bit word i of
  * sector s holds s * 128 + i); --refill zeros each block before writing it,
  * as `dd if=/dev/zero` makes its data. Ctrl-C stops submitting and waits
- * for what is in flight.
+ * for what is in flight. Requests go out in batches: each is submitted
+ * with rq->more, and the device is told once, when the bench has to wait
+ * (blk_commit). With the disk's queue/io_poll set it polls for
+ * completions instead of sleeping.
  */
 #include "blkbench.h"
 
@@ -89,13 +92,29 @@ static void bench_end_io(struct request *rq)
 	b->in_flight--;
 }
 
+/* Until a slot is free: the batch goes to the device, then we sleep or poll. */
+static int wait_for_slot(struct bench *b)
+{
+	struct gendisk *d = b->disk;
+
+	if (b->in_flight < b->depth)
+		return 0;
+	blk_commit(d);
+	if (!blk_polling(d))
+		return wait_event_interruptible(d->wait, b->in_flight < b->depth);
+	blk_poll_irq(d, false);
+	while (b->in_flight >= b->depth && !signal_pending())
+		blk_poll(d);
+	blk_poll_irq(d, true);
+	return b->in_flight < b->depth ? 0 : -EINTR;
+}
+
 /* A free slot, waiting for a completion if all are in flight; checks its last read. */
 static struct bench_slot *get_slot(struct bench *b, int *err)
 {
-	struct gendisk *d = b->disk;
 	struct bench_slot *slot = NULL;
 
-	*err = wait_event_interruptible(d->wait, b->in_flight < b->depth);
+	*err = wait_for_slot(b);
 	if (*err)
 		return NULL;
 	for (unsigned int i = 0; i < b->depth && !slot; i++)
@@ -132,6 +151,7 @@ static void submit_one(struct bench *b, struct bench_slot *slot, u64 sector)
 		rq->buffer = slot->buf + off * SECTOR_SIZE;
 		rq->end_io = bench_end_io;
 		rq->end_io_data = slot;
+		rq->more = true; /* announced when we wait (wait_for_slot) */
 		blk_submit(rq);
 	}
 }
@@ -154,7 +174,7 @@ static int bench_loop(struct bench *b, u64 ios)
 			break;
 		submit_one(b, slot, block * b->bs);
 	}
-	wait_event(b->disk->wait, b->in_flight == 0); /* drain, even after Ctrl-C */
+	blk_wait_event(b->disk, b->in_flight == 0); /* drain, even after Ctrl-C */
 	for (unsigned int i = 0; i < b->depth; i++)
 		if (b->slots[i].unchecked && !pattern_check(b, &b->slots[i]))
 			b->mismatch = true;

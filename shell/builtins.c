@@ -1,14 +1,18 @@
 /*
  * builtins.c: the shell's own commands: help, exit, clear, echo, dmesg,
- * meminfo, poweroff, reboot.
+ * meminfo, sleep, poweroff, reboot.
  */
+#include <kobold/clock.h>
 #include <kobold/kallsyms.h>
 #include <kobold/mm.h>
 #include <kobold/panic.h>
 #include <kobold/printk.h>
 #include <kobold/reboot.h>
+#include <kobold/sched.h>
 #include <kobold/shell.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 
 #define MAX_COMMANDS 128
@@ -121,6 +125,33 @@ static void print_record(u64 ts_ns, int level, const char *text, void *arg)
 	format_log_time(ts_ns, stamp, sizeof(stamp));
 	sh_printf("%s %s\n", stamp, text);
 }
+
+/*
+ * sleep N: busybox's, whole seconds. It lets the big kernel lock go while
+ * it sleeps, so the other consoles' commands run meanwhile.
+ */
+static int cmd_sleep(int argc, char **argv)
+{
+	unsigned int secs;
+	int depth;
+	u64 end;
+
+	if (argc != 2) {
+		sh_err("usage: sleep N\n");
+		return 1;
+	}
+	if (kstrtouint(argv[1], 10, &secs) || secs > 1000000) {
+		sh_err("sleep: invalid number '%s'\n", argv[1]);
+		return 1;
+	}
+	end = ktime_get_ns() + (u64)secs * 1000000000ull;
+	depth = release_kernel_lock();
+	while (ktime_get_ns() < end && !signal_pending())
+		schedule_timeout_interruptible(10);
+	reacquire_kernel_lock(depth);
+	return 0;
+}
+SHELL_COMMAND("sleep", "N", "wait N seconds (Ctrl-C stops it)", cmd_sleep);
 
 static int cmd_dmesg(int argc, char **argv)
 {

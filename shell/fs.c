@@ -12,25 +12,34 @@
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 
-static struct path cwd; /* counted; mnt NULL until the first use: "/" */
-static char cwd_buf[PATH_MAX];
 static char page[PATH_MAX + 1];
 static char target[PATH_MAX]; /* a link's text, printed at once */
 
+/* Each console's shell has its own (shell.c's struct shell holds it). */
 const struct path *shell_cwd(void)
 {
-	if (!cwd.mnt && vfs_root(&cwd))
+	struct shell_fs *fs = shell_fs_current();
+
+	if (!fs->cwd.mnt && vfs_root(&fs->cwd))
 		return NULL;
-	return &cwd;
+	return &fs->cwd;
 }
 
 const char *shell_cwd_path(void)
 {
+	struct shell_fs *fs = shell_fs_current();
 	const struct path *p = shell_cwd();
 
-	if (!p || vfs_path_name(p, cwd_buf, sizeof(cwd_buf)) < 0)
+	if (!p || vfs_path_name(p, fs->cwd_buf, sizeof(fs->cwd_buf)) < 0)
 		return "/";
-	return cwd_buf;
+	return fs->cwd_buf;
+}
+
+void shell_fs_exit(struct shell_fs *fs)
+{
+	if (fs->cwd.mnt)
+		path_put(&fs->cwd);
+	fs->cwd.mnt = NULL;
 }
 
 int shell_lookup(const char *path, bool follow, struct sysfs_dirent **out)
@@ -289,8 +298,8 @@ static int cmd_cd(int argc, char **argv)
 		path_put(&p);
 		return fail("cd", path, -ENOTDIR);
 	}
-	path_put(&cwd);
-	cwd = p;
+	path_put(&shell_fs_current()->cwd);
+	shell_fs_current()->cwd = p;
 	return 0;
 }
 SHELL_COMMAND("cd", "[PATH]", "change the working directory (default /)", cmd_cd);

@@ -9,10 +9,12 @@ static const struct {
 	{ "bench", "devmodel N: registers N class devices in a class of their own,\n"
 		   "looks each up by path and unregisters them, timing each phase (ns\n"
 		   "per operation). Ctrl-C stops it at once; what was registered is\n"
-		   "unregistered as deferred work, finished before the next command runs.\n"
+		   "unregistered as deferred work, in [events/0]; dmesg says when.\n"
 		   "ipi N: N call-function interrupts to CPU 1 and back (-smp 2 or more).\n"
 		   "switch N: the shell and a kernel thread pass a completion back and\n"
-		   "forth N times: the time of one context switch." },
+		   "forth N times: the time of one context switch.\n"
+		   "fence N: N of each fence the virtio event index can use (mfence,\n"
+		   "a locked add, a port read, a virtio status read): ns per fence." },
 	{ "blk", "read DEV SECTOR [COUNT]: hexdump of 512-byte sectors.\n"
 		 "write DEV SECTOR TEXT: TEXT, zero-padded to a sector. DEV may be a\n"
 		 "partition (vda1): its sectors are counted from its start.\n"

@@ -569,9 +569,14 @@ static int cmd_udevadm_settle(int argc, char **argv)
 	if (settle_args(argc, argv, &timeout))
 		return 1;
 	end = ktime_get_ns() + (u64)timeout * 1000000000ull;
-	while (udevd_busy() && !signal_pending() && ktime_get_ns() < end)
-		if (!run_scheduled_work())
-			break; /* udevd is busy further up (a RUN+= runs this): nothing to wait for */
+	while (udevd_busy() && !signal_pending() && ktime_get_ns() < end) {
+		if (run_scheduled_work())
+			continue;
+		/* udevd busy further up (a RUN+= runs this): nothing to wait for */
+		if (!udevd_busy_elsewhere())
+			break;
+		udevd_wait_elsewhere(); /* another thread handles one: wait for it */
+	}
 	if (!udevd_busy())
 		return 0;
 	if (ktime_get_ns() >= end) {

@@ -111,7 +111,10 @@ class Kobold:
 
     def snapshot(self):
         """The leak figures, to compare before and after: meminfo's bytes and
-        objects in use, the kobjects listing and the last event's number."""
+        objects in use, the kobjects listing and the last event's number, once
+        udevd has handled the events so far (no command waits for them unless
+        it asks: udevadm settle)."""
+        self.run("udevadm settle")
         mem = dict(re.findall(r"^(\w+):\s+(\d+)$", self.run("meminfo"), re.M))
         return {"BytesInUse": int(mem["BytesInUse"]), "ObjectsInUse": int(mem["ObjectsInUse"]),
                 "kobjects": self.run("kobjects"),

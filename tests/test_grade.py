@@ -354,3 +354,36 @@ def test_make_grade_prints_points_per_check_and_a_total(tmp_path):
     assert lines[0].startswith("== Lab 1: a read-only attribute")
     assert sum(1 for l in lines if l.rstrip().endswith(("(1/1)", "(0/1)", "(2/2)", "(0/2)"))) == 8, r.stdout
     assert "  lab 1: %d/10" % lab["points"] in lines and lines[-1] == "Score: %d/10" % data["points"]
+
+
+def test_a_build_tree_links_the_teachers_files_read_only(tmp_path):
+    """grade-class's tree for one build: sources hard-linked to the template's and left
+    root's (the sandbox's user cannot write through them), build/ and the student's files
+    its own; writing a student's file never changes the template's."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("grade_class", os.path.join(ROOT, "scripts", "grade-class"))
+    spec = importlib.util.spec_from_loader("grade_class", loader)
+    gc = importlib.util.module_from_spec(spec)
+    loader.exec_module(gc)
+    template = tmp_path / "start"
+    (template / "build").mkdir(parents=True)
+    (template / "drivers").mkdir()
+    (template / "build" / "a.o").write_text("object")
+    (template / "drivers" / "sbd.c").write_text("teacher")
+    (template / "Makefile").write_text("all:")
+    tree = str(tmp_path / "one")
+    gc.link_tree(str(template), tree)
+    assert os.stat(os.path.join(tree, "Makefile")).st_ino == os.stat(template / "Makefile").st_ino
+    assert os.stat(os.path.join(tree, "build", "a.o")).st_ino != os.stat(template / "build" / "a.o").st_ino
+    if os.geteuid() == 0:
+        sandbox.give([tree])
+        assert os.stat(os.path.join(tree, "Makefile")).st_uid == 0
+        assert os.stat(os.path.join(tree, "build", "a.o")).st_uid == sandbox.NOBODY
+    # Grader.build writes the student's file (its make then fails: this Makefile has no kernel)
+    grader = gc.Grader(str(tmp_path), str(template), None, 60, False)
+    os.makedirs(tmp_path / "builds")
+    kernel, built, _ = grader.build("fp", {"drivers/sbd.c": b"student"})
+    assert kernel is None
+    assert open(os.path.join(built, "drivers", "sbd.c")).read() == "student"
+    assert (template / "drivers" / "sbd.c").read_text() == "teacher"

@@ -1,7 +1,10 @@
 """test_hvc.py: the virtio console (virtio_console) as hvc0 and hvc1, consoles
-for the shell beside the serial port: hvc0 on a modern virtio-serial-pci
-(MSI-X), hvc1 on a legacy one (INTx), each with a virtconsole on a unix
-socket the test talks to. One QEMU boot."""
+beside the serial port, each with a shell of its own: hvc0 on a modern
+virtio-serial-pci (MSI-X), hvc1 on a legacy one (INTx), each with a
+virtconsole on a unix socket the test talks to. One QEMU boot: the hvcs'
+devices and nodes, then the shells per console (a long command on one
+leaves the others answering; Ctrl-C and cwd are each console's), then
+unbind, rmmod and reload."""
 import re
 import socket
 import time
@@ -84,6 +87,36 @@ def test_hvc_consoles(boot_with, tmp_path):
             p.close()
 
 
+def check_shell_per_console(k, hvc):
+    """A long command on one console leaves the others answering; Ctrl-C and
+    the working directory are each console's own; each shell is a thread."""
+    rows = re.findall(r"^ +\d+ root +\d+:\d\d (\S+)$", k.run("ps"), re.M)
+    assert rows[0] == "sh" and {"[sh/tty0]", "[sh/hvc0]", "[sh/hvc1]"} <= set(rows), rows
+    hvc[1].drain()
+    hvc[1].send("sleep 60\r")
+    hvc[1].read_until("sleep 60\n")
+    start = time.time()
+    assert sh(k, "echo serial-answers") == "serial-answers\n"  # while hvc1 sleeps
+    hvc[0].send("cd /sys/class\r")
+    assert hvc[0].read_until("kobold:/sys/class# ").endswith("cd /sys/class\nkobold:/sys/class# ")
+    hvc[0].send("ls -l /dev/hvc1\r")
+    assert "crw-------    229,   1 /dev/hvc1\nkobold:/sys/class# " in \
+        hvc[0].read_until("kobold:/sys/class# ")
+    assert k.run("pwd") == "/\n"  # serial's working directory is its own
+    k.send("\x03")  # Ctrl-C on serial: its line dropped, hvc1's sleep goes on
+    k.wait_prompt()
+    assert k.output().endswith("^C\n"), k.output()
+    assert time.time() - start < 30
+    time.sleep(0.3)
+    assert hvc[1].drain() == ""  # still sleeping: no ^C, no prompt
+    hvc[1].send("\x03")
+    assert hvc[1].read_until("kobold:/# ") == "^C\nkobold:/# "
+    hvc[1].send("pwd\r")
+    assert hvc[1].read_until("kobold:/# ") == "pwd\n/\nkobold:/# "
+    hvc[0].send("cd /\r")
+    hvc[0].read_until("kobold:/# ")
+
+
 def check_hvc(k, hvc):
     # The class devices, their numbers, where they sit and their nodes.
     log = k.run("dmesg")
@@ -104,17 +137,15 @@ def check_hvc(k, hvc):
     assert re.search(r"PCI-MSI-X  virtio0-input$", irqs, re.M), irqs	# the modern one's queue
     assert "virtio0-output" not in irqs	# no callback: no vector, as Linux
 
-    # A command typed on each runs; its output comes back there and on the serial port.
+    # Each console has a shell of its own: a command typed on an hvc answers there only.
     for i, port in enumerate(hvc):
         port.drain()
         port.send("echo typed-on-hvc%d\r" % i)
         got = port.read_until("kobold:/# ")
-        assert "\ntyped-on-hvc%d\n" % i in got, got
-        k.wait_prompt()	# the serial console shows the same
-        assert "typed-on-hvc%d" % i in k.output()
-    # The serial console works meanwhile, and its output reaches the hvcs too.
+        assert got == "echo typed-on-hvc%d\ntyped-on-hvc%d\nkobold:/# " % (i, i), got
     assert sh(k, "echo typed-on-serial") == "typed-on-serial\n"
-    assert "\ntyped-on-serial\n" in hvc[1].read_until("typed-on-serial\nkobold:/# ")
+    assert "typed-on-hvc" not in k.transcript()  # nothing of the hvcs' shells on serial
+    assert all("typed-on-serial" not in p.drain() for p in hvc)
 
     # Writing the node: only that port gets the text.
     for p in hvc:
@@ -130,16 +161,8 @@ def check_hvc(k, hvc):
     hvc[0].read_until("monitor will print the received events for:")
     hvc[0].send("\x03")
     assert "^C" in hvc[0].read_until("kobold:/# ")
-    k.wait_prompt()
 
-    # hvc1's line, then serial's while it is still being handled: both run, in order.
-    hvc[1].send("echo from-legacy\r")
-    hvc[1].read_until("echo from-legacy\n")
-    k.send("echo from-serial\r")
-    k.wait_prompt()
-    k.wait_prompt()
-    out = hvc[1].read_until("from-serial\nkobold:/# ")
-    assert out == "from-legacy\nkobold:/# echo from-serial\nfrom-serial\nkobold:/# ", out
+    check_shell_per_console(k, hvc)
 
     # An open node pins the module; after an unbind its writes fail, the close is clean.
     assert k.run("open /dev/hvc1") == "fd 3\n"
@@ -176,4 +199,3 @@ def check_hvc(k, hvc):
     hvc[0].drain()
     hvc[0].send("echo still-here\r")
     assert "\nstill-here\n" in hvc[0].read_until("still-here\nkobold:/# ")
-    k.wait_prompt()

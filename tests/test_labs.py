@@ -33,8 +33,9 @@ def patch(lab):
     return os.path.join(ROOT, "labs", "solutions", "lab%d.patch" % lab)
 
 
-def checker(tree, lab, kernel):
-    return labtree.run_checker(ROOT, lab, kernel, tree)
+def checker(tree, lab, kernel, stop_at_fail=False):
+    """Lab N's checker on kernel; stop_at_fail when only its failing matters."""
+    return labtree.run_checker(ROOT, lab, kernel, tree, stop_at_fail=stop_at_fail)
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +71,28 @@ def test_every_lab_has_a_solution_a_page_and_its_files():
             lab, touched, mod.FILES)
 
 
+def test_the_index_lists_every_lab_with_its_points_hours_and_dependencies():
+    """docs/labs/README.md's table: a row per lab, its points the checker's, its hours a
+    number, the labs it depends on earlier labs that exist."""
+    text = open(os.path.join(ROOT, "docs", "labs", "README.md")).read()
+    header = "| lab | you write | you learn | tutorial | depends on | hours | points |"
+    assert header in text
+    rows = {}
+    for line in text.split(header, 1)[1].split("\n")[2:]:
+        if not line.startswith("| ["):
+            break
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        rows[int(cells[0][1:].split(".")[0])] = cells
+    assert sorted(rows) == LABS, sorted(rows)
+    for lab, cells in rows.items():
+        points = sum(getattr(fn, "points", 1) for fn in labtree.load(lab).CHECKS)
+        assert cells[-1] == str(points), "lab %d: the index says %s points, the checker %d" % (
+            lab, cells[-1], points)
+        assert 0 < float(cells[-2]) <= 8, (lab, cells[-2])
+        deps = [] if cells[-3] == "-" else [int(d) for d in cells[-3].split(",")]
+        assert all(d in LABS and d < lab for d in deps), (lab, cells[-3])
+
+
 def test_the_start_ignores_the_students_solved_labs(tmp_path):
     """Lab 1 committed on a student's branch and lab 2 left uncommitted: the starting
     tree has neither (the branch's upstream is where the labs start)."""
@@ -92,7 +115,7 @@ def test_the_start_ignores_the_students_solved_labs(tmp_path):
 @pytest.mark.parametrize("lab", LABS)
 def test_checker_fails_before_and_passes_after_the_solution(lab, base, workdir):
     tree, kernel = base
-    before = checker(tree, lab, kernel)
+    before = checker(tree, lab, kernel, stop_at_fail=True)  # a boot per failed check otherwise
     assert before.returncode == 1, "lab %d's checker did not fail on the starting tree:\n%s" % (
         lab, before.stdout)
     assert "FAIL" in before.stdout and "checks pass." in before.stdout, before.stdout

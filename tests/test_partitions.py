@@ -43,8 +43,12 @@ def test_mbr_and_gpt_partitions(boot_with, tmp_path):
         ["253:5", "5", "12288", "2048", "0"]
     assert sh(k, "readlink /sys/class/block/vda5").strip() == "vda/vda5"
     assert cat(k, "/sys/class/block/vdb2/start") == "6144"
+    # 2.6.10's block_hotplug: a partition's keys name its disk's device first
+    disk_dev = sh(k, "readlink -f /sys/class/block/vda/device").strip()[len("/sys"):]
+    assert re.match(r"/devices/pci0000:00/0000:00:0[0-9a-f]\.0/virtio\d+$", disk_dev), disk_dev
     assert cat(k, P + "/uevent").split("\n") == \
-        ["MAJOR=253", "MINOR=5", "DEVNAME=vda5", "DEVTYPE=partition", "PARTN=5"]
+        ["PHYSDEVPATH=" + disk_dev, "PHYSDEVBUS=virtio", "PHYSDEVDRIVER=virtio_blk",
+         "MAJOR=253", "MINOR=5", "DEVNAME=vda5", "DEVTYPE=partition", "PARTN=5"]
     events = sh(k, "udevadm monitor --journal -p")
     assert "add      /class/block/vda/vda5 (block)\nACTION=add\nDEVPATH=/class/block/vda/vda5\n" \
            "SUBSYSTEM=block\n" in events

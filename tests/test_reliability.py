@@ -7,6 +7,13 @@ bad input over the serial port, and load/unload cycles with files held open.
 Each check compares the kernel's own figures before and after: meminfo's
 bytes and objects in use, the kobjects listing, /sys/kernel/uevent_seqnum and
 the sysfs tree. KOBOLD_SOAK_CYCLES sets the cycles (make soak: 1000).
+
+The walks compare the memory figures after each failed allocation, and the
+kobjects (and for the module walks the sysfs tree: their output is what takes
+the time) once at the end of each walk: a kobject or a directory left behind
+stays, so the end sees it. KOBOLD_WALK_FULL=1 (make failslab-walk) compares everything after
+each allocation, which names the one that leaked, and walks the module loads
+of the every-command walk to their end.
 """
 import os
 import re
@@ -19,9 +26,11 @@ import kobold
 DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"
 LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] ")
 SOAK_CYCLES = int(os.environ.get("KOBOLD_SOAK_CYCLES", "50"))
+FULL = os.environ.get("KOBOLD_WALK_FULL") == "1"
 # make test walks the first WALK_MAX allocations of the loads that the walks
 # above already go through to the end; make failslab-walk all of them
-WALK_MAX = int(os.environ.get("KOBOLD_WALK_MAX", "24"))
+WALK_MAX = int(os.environ.get("KOBOLD_WALK_MAX", "1000" if FULL else "24"))
+WHERE = "make failslab-walk compares after each allocation and names the one"
 
 
 def fast(k):
@@ -40,6 +49,12 @@ def state(k):
     s = k.snapshot()
     s["tree"] = k.run("tree /sys/class") + k.run("tree /sys/bus") + k.run("tree /sys/devices")
     return s
+
+
+def memory(k):
+    """meminfo's bytes and objects in use: what a failed allocation's leak changes."""
+    mem = dict(re.findall(r"^(\w+):\s+(\d+)$", k.run("meminfo"), re.M))
+    return int(mem["BytesInUse"]), int(mem["ObjectsInUse"])
 
 
 def same(a, b):
@@ -180,28 +195,34 @@ def test_failslab_nth_on_the_command_line(boot_with):
 def walk(k, load, unload, error):
     """Fails allocation 1, 2, ... of `load` until it makes no more; returns the records.
 
-    A failed load must print `error` and leave everything as it was (memory,
-    kobjects, the sysfs tree); the events it sent must cancel out. A load that
-    survives its failure must say what it did without (a warning line), and
-    unload to the same state.
+    A failed load must print `error` and leave memory as it was; the events it
+    sent must cancel out. A load that survives its failure must say what it
+    did without (a warning line), and unload to the same memory. At the end
+    the kobjects and the sysfs tree must be as before too (after each step
+    with KOBOLD_WALK_FULL=1).
     """
     base = state(k)
+    base_memory = base["BytesInUse"], base["ObjectsInUse"]
     seq = base["seqnum"]
     records = []
+
+    def unchanged():
+        return same(base, state(k)) == {} if FULL else memory(k) == base_memory
+
     for n in range(1, 1000):
         out = k.run("failslab %d %s" % (n, load))
         if "nothing failed" in out:
             assert shell_lines(out) == ["failslab: %s made fewer than %d allocations: nothing failed"
                                         % (load.split()[0], n)], out
             k.run(unload)
-            assert same(base, state(k)) == {}
+            assert same(base, state(k)) == {}, WHERE
             return records
         m = re.search(r"FAULT_INJECTION: forcing a failure: kmalloc\(\d+\)\n.*?  at (\S+)\+", out, re.S)
         assert m, out
         assert "WARNING" not in out and "BUG" not in out, out
         if shell_lines(out):
             assert shell_lines(out) == [error], out
-            assert same(base, state(k)) == {}, "allocation %d (%s):\n%s" % (n, m.group(1), out)
+            assert unchanged(), "allocation %d (%s):\n%s" % (n, m.group(1), out)
             events, seq = new_events(k, seq)
             assert_balanced(events)
             records.append((n, m.group(1), "refused", len(events)))
@@ -209,7 +230,7 @@ def walk(k, load, unload, error):
             assert re.search(r"failed|not sent|could not|no serial", out.split(m.group(0))[1]), out
             unloaded = k.run(unload)
             assert "WARNING" not in unloaded and "BUG" not in unloaded, unloaded
-            assert same(base, state(k)) == {}, "allocation %d (%s):\n%s" % (n, m.group(1), out)
+            assert unchanged(), "allocation %d (%s):\n%s" % (n, m.group(1), out)
             seq = int(k.run("cat /sys/kernel/uevent_seqnum"))
             records.append((n, m.group(1), "degraded", 0))
     raise AssertionError("the walk did not end")
@@ -291,6 +312,11 @@ WALK_EXCLUDED = {
     "reboot": "ends the machine: nothing is left to compare",
     "failslab": "the walker itself: failslab N failslab M ... only re-arms the count",
 }
+# Lines that make test walks only up to allocation WALK_MAX (make failslab-walk:
+# to the end): the module loads, walked to the end by the walks above, and the
+# long readers, whose later allocations read one more attribute or directory
+# through the sites their first ones reach (checked below).
+BOUNDED = ("modprobe ", "udevadm info -a ", "tree ")
 # Writes to lkdtm's DIRECT are left out too: they damage memory on purpose, and
 # a `BUG` is what they are for (test_slab_overflow_... and the others above).
 SBD = "sbd nr=2 size=64"
@@ -333,7 +359,8 @@ def walk_cases(vda_pci):
                      ((), "readlink -f /sys/class/block/vda/device/block:vda", ())],
         # not plain `udevadm monitor`: it follows events until Ctrl-C
         "udevadm": [((), "udevadm info /sys/class/block/vda", ()),
-                    ((), "udevadm monitor --journal -p", ()),
+                    # the journal's own events only: the whole journal is long by then
+                    ((), "udevadm monitor --journal -p -s cpu", ()),
                     ((), "udevadm info -a /sys/class/block/vda", ()),
                     ((), "udevadm info -a %s" % pci, ())],
         "kobjects": [((), "kobjects", ())],
@@ -413,14 +440,23 @@ def walk_line(k, base, setup, line, restore, max_n):
         out = k.run("failslab %d %s" % (n, line), timeout=60)
         run_lines(k, restore)
         assert "BUG" not in out and "WARNING" not in out, "%s, allocation %d:\n%s" % (line, n, out)
-        after = walk_state(k)
-        assert after == base, "%s, allocation %d left:\n%s\n%s" % (line, n, walk_diff(base, after), out)
+        if FULL:
+            after = walk_state(k)
+            assert after == base, "%s, allocation %d left:\n%s\n%s" % (line, n, walk_diff(base, after), out)
+        else:
+            after = memory(k)
+            assert after == (base["BytesInUse"], base["ObjectsInUse"]), \
+                "%s, allocation %d left %s:\n%s" % (line, n, after, out)
         if "%s made fewer than %d allocations: nothing failed" % (name, n) in out:
-            return n - 1, sites
+            break
         m = re.search(r"FAULT_INJECTION: forcing a failure: kmalloc\(\d+\)\n[^\n]*? at (\w+)", out)
         assert m, "%s, allocation %d: no fault and no end:\n%s" % (line, n, out)
         sites.add(m.group(1))
-    return max_n, sites
+    else:
+        n = max_n + 1
+    after = walk_state(k)  # a kobject or a directory left behind stays: seen here
+    assert after == base, "%s left:\n%s\n%s" % (line, walk_diff(base, after), WHERE)
+    return n - 1, sites
 
 
 def failslab_walk(k, bounded, max_n):
@@ -441,22 +477,27 @@ def failslab_walk(k, bounded, max_n):
         if line.split()[0] not in cases and "%s: command not found" % line in out:
             plan.remove((setup, line, restore))  # a word of help's text, not a command
     base = walk_state(k)
-    return {line: walk_line(k, base, setup, line, restore,
-                            max_n if line.startswith(bounded) else 1000)
-            for setup, line, restore in plan}
+    walked = {}
+    for setup, line, restore in plan:
+        start = time.time()
+        n, sites = walk_line(k, base, setup, line, restore,
+                             max_n if line.startswith(bounded) else 1000)
+        walked[line] = (n, sites, time.time() - start)
+    return walked
 
 
 def test_failslab_walk_every_command(boot_with, virtio_disk):
     """Every command in help, allocation 1, 2, ... failing until none does: no
     BUG, and the baseline back after each. The three module loads walked to
-    the end above stop at WALK_MAX here (make failslab-walk: at the end)."""
+    the end above, and the long readers (BOUNDED), stop at WALK_MAX here
+    (make failslab-walk: at the end)."""
     k = fast(boot_with("sbd.nr=2 sbd.size=64", qemu_args=virtio_disk))
     start = time.time()
-    walked = failslab_walk(k, ("modprobe ",), WALK_MAX)
-    for line, (n, sites) in sorted(walked.items()):
-        print("%4d %-50s %s" % (n, line, " ".join(sorted(sites))))
+    walked = failslab_walk(k, BOUNDED, WALK_MAX)
+    for line, (n, sites, seconds) in sorted(walked.items()):
+        print("%4d %5.1fs %-50s %s" % (n, seconds, line, " ".join(sorted(sites))))
     print("%d lines, %d allocations failed in %.1f s" %
-          (len(walked), sum(n for n, _ in walked.values()), time.time() - start))
+          (len(walked), sum(w[0] for w in walked.values()), time.time() - start))
     # the regression: a class device freed with kfree after a failed register
     assert walked["bench devmodel 3"][0] >= 10, walked
     # sysfs stores are reached through the redirection, and so is a probe
@@ -464,7 +505,14 @@ def test_failslab_walk_every_command(boot_with, virtio_disk):
     assert "kobject_hotplug" in walked["echo change > /sys/class/block/vda/uevent"][1], walked
     rescan = walked["echo 1 > /sys/bus/pci/rescan"][1]
     assert {"pci_scan_bus", "virtio_pci_probe", "virtblk_probe", "vp_setup_vq"} <= rescan, walked
-    assert all(n < 1000 for n, _ in walked.values()), walked  # every walk came to its end
+    # the bounded readers reach every site their whole walk does
+    reader = {"cmd_udevadm_info", "sh_vprintf", "sysfs_get_inode", "sysfs_open", "sysfs_read"}
+    assert reader <= walked["udevadm info -a /sys/class/block/vda"][1], walked
+    pci = next(l for l in walked if l.startswith("udevadm info -a /sys/bus/pci/"))
+    assert reader | {"walk_component"} <= walked[pci][1], walked
+    assert {"cmd_tree", "sysfs_get_inode", "tree_walk", "vfs_open_path", "vfs_readdir"} <= \
+        walked["tree /sys/class/block"][1], walked
+    assert all(w[0] < 1000 for w in walked.values()), walked  # every walk came to its end
 
 
 def test_failslab_covers_the_redirection_of_its_command(kernel):

@@ -16,7 +16,9 @@ def thread_rows(ps):
 def test_ps_lists_every_thread_in_busybox_columns(kernel):
     ps = kernel.run("ps")
     assert ps.startswith("PID   USER     TIME  COMMAND\n"), ps
-    assert thread_rows(ps) == [("1", "sh"), ("2", "[kthreadd]"), ("3", "[events/0]")], ps
+    # PID 1 is the boot thread, become ttyS0's shell; the VGA console's shell is a kthread
+    assert thread_rows(ps) == [("1", "sh"), ("2", "[kthreadd]"), ("3", "[events/0]"),
+                               ("4", "[sh/tty0]")], ps
     assert "[events/0]: 0 work items pending\n" in ps
     assert kernel.run("ps x").startswith("usage: ps")
 
@@ -28,12 +30,12 @@ def test_bench_switch_measures_a_switch_and_gives_everything_back(kernel):
     assert m, out
     assert int(m.group(2)) >= 4000  # each round trip: to the thread and back
     assert 0 < int(m.group(1)) < 1000000
-    assert [pid for pid, _ in thread_rows(kernel.run("ps"))] == ["1", "2", "3"]  # it exited
+    assert [pid for pid, _ in thread_rows(kernel.run("ps"))] == ["1", "2", "3", "4"]  # it exited
     after = kernel.snapshot()
     for key in ["BytesInUse", "ObjectsInUse", "kobjects"]:
         assert after[key] == before[key], (key, before[key], after[key])
     for bad in ["bench switch 0", "bench switch", "bench switch 200001", "bench swap 5"]:
-        assert kernel.run(bad).startswith("usage: bench devmodel|ipi|switch N"), bad
+        assert kernel.run(bad).startswith("usage: bench devmodel|ipi|switch|fence N"), bad
 
 
 def test_ctrl_c_stops_bench_switch_and_its_thread(kernel):
@@ -48,6 +50,6 @@ def test_ctrl_c_stops_bench_switch_and_its_thread(kernel):
     out = kernel.output()
     assert out.endswith("^C\n") and "context switch" not in out, out
     ps = kernel.run("ps")
-    assert "bench-pong" not in ps and len(thread_rows(ps)) == 3, ps
+    assert "bench-pong" not in ps and len(thread_rows(ps)) == 4, ps
     after = kernel.snapshot()
     assert after["ObjectsInUse"] == before["ObjectsInUse"]

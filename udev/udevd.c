@@ -13,7 +13,9 @@
 #include <kobold/param.h>
 #include <kobold/printk.h>
 #include <kobold/signal.h>
+#include <kobold/sched.h>
 #include <kobold/slab.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/udevd.h>
 #include <kobold/workqueue.h>
@@ -38,6 +40,7 @@ static LIST_HEAD(queue);
 static unsigned int queued;
 static unsigned long dropped;
 static bool processing;
+static struct task_struct *processing_task; /* the thread handling an event (for settle) */
 static struct work_struct udevd_work;
 static LIST_HEAD(udev_listeners);
 static LIST_HEAD(db);
@@ -157,6 +160,19 @@ bool udevd_busy(void)
 	return queued || processing;
 }
 
+bool udevd_busy_elsewhere(void)
+{
+	return processing && processing_task != current;
+}
+
+void udevd_wait_elsewhere(void)
+{
+	int depth = release_kernel_lock(); /* the other thread may need it */
+
+	schedule_timeout_uninterruptible(10);
+	reacquire_kernel_lock(depth);
+}
+
 bool udevd_next_sent_by_rule(void)
 {
 	unsigned long flags = local_irq_save();
@@ -168,8 +184,13 @@ bool udevd_next_sent_by_rule(void)
 
 void udevd_flush_work(void)
 {
-	while (!udevd_next_sent_by_rule() && run_scheduled_work())
-		;
+	while (!udevd_next_sent_by_rule()) {
+		if (run_scheduled_work())
+			continue;
+		if (!udevd_busy_elsewhere())
+			break;
+		udevd_wait_elsewhere(); /* events/0 handles one: wait for it */
+	}
 }
 
 void udevd_for_each_queued(void (*fn)(const char *devpath, const char *seqnum, void *arg),
@@ -446,7 +467,9 @@ static void udevd_work_fn(struct work_struct *work)
 	else
 		dropped = 0; /* drained: the next overflow is reported again */
 	processing = true;
+	processing_task = current;
 	udevd_handle(e);
+	processing_task = NULL;
 	processing = false;
 	kfree(e);
 	if (queued)

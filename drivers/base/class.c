@@ -228,9 +228,8 @@ static const char *class_hotplug_name(struct kset *kset __unused, struct kobject
 	return to_class_dev(kobj)->class->name;
 }
 
-/* PHYSDEVPATH, and PHYSDEVBUS and PHYSDEVDRIVER when it has them. */
-static int physdev_vars(struct device *dev, char **envp, int num_envp, int *i, char *buffer,
-			int buffer_size, int *len)
+int add_physdev_vars(struct device *dev, char **envp, int num_envp, int *i, char *buffer,
+		     int buffer_size, int *len)
 {
 	char path[256];
 	int err = kobject_get_path(&dev->kobj, path, sizeof(path));
@@ -256,7 +255,7 @@ static int class_hotplug(struct kset *kset __unused, struct kobject *kobj, char 
 	int i = 0, len = 0, err = 0;
 
 	if (cd->dev) /* as 2.6.10 to 2.6.2x: the device behind it */
-		err = physdev_vars(cd->dev, envp, num_envp, &i, buffer, buffer_size, &len);
+		err = add_physdev_vars(cd->dev, envp, num_envp, &i, buffer, buffer_size, &len);
 	if (!err && cd->devt) {
 		err = add_hotplug_env_var(envp, num_envp, &i, buffer, buffer_size, &len,
 					  "MAJOR=%u", MAJOR(cd->devt));

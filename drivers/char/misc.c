@@ -8,22 +8,39 @@
 #include <kobold/err.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/module.h>
 #include <kobold/slab.h>
 
 static struct class *misc_class;
 static u8 minors_used[256 / 8];
 static LIST_HEAD(misc_list);
 
-/* The major's open, as Linux's misc_open: the registered device's operations take over. */
+/*
+ * The major's open, as Linux's misc_open: the registered device's operations
+ * take over, their module pinned for the open file (the close puts it) and
+ * the old operations' let go; a failed open puts things back.
+ */
 static int misc_open(struct inode *inode, struct file *file)
 {
+	const struct file_operations *old = file->f_op;
 	struct miscdevice *m;
+	int err;
 
-	list_for_each_entry(m, &misc_list, list)
-		if (m->minor == (int)MINOR(inode->i_rdev) && m->fops) {
-			file->f_op = m->fops;
-			return file->f_op->open ? file->f_op->open(inode, file) : 0;
+	list_for_each_entry(m, &misc_list, list) {
+		if (m->minor != (int)MINOR(inode->i_rdev) || !m->fops)
+			continue;
+		if (!try_module_get(m->fops->owner))
+			return -ENODEV;
+		file->f_op = m->fops;
+		err = file->f_op->open ? file->f_op->open(inode, file) : 0;
+		if (err) {
+			module_put(m->fops->owner);
+			file->f_op = old;
+			return err;
 		}
+		module_put(old->owner);
+		return 0;
+	}
 	return -ENODEV;
 }
 

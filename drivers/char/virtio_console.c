@@ -1,9 +1,9 @@
 /*
  * virtio_console.c: the virtio console (virtio 1.1 §5.3; QEMU: -device
  * virtio-serial-pci -device virtconsole,chardev=ID) as hvc0, hvc1, ...
- * (char 229:N, Linux's numbers), each a console for the shell as the serial
- * port is: the shell's output goes out of it and what arrives on it is typed
- * into the shell. Port 0 only: VIRTIO_CONSOLE_F_MULTIPORT is not offered
+ * (char 229:N, Linux's numbers), each a console as the serial port is: a
+ * tty of its own (what arrives goes to n_tty, a shell runs on it), and the
+ * kernel's messages go out of every port. Port 0 only: VIRTIO_CONSOLE_F_MULTIPORT is not offered
  * back, so the device has two queues and no control messages (§5.3.6).
  */
 #include <asm/io.h>
@@ -21,8 +21,7 @@
 #include <kobold/virtio_config.h>
 
 #define VIRTIO_ID_CONSOLE 3
-#define HVC_MAJOR 229 /* Linux's devices.txt: hvc0.. from minor 0 */
-#define HVC_MAX 8     /* Linux's HVC_ALLOC_TTY_ADAPTERS */
+#define HVC_MAX 8 /* Linux's HVC_ALLOC_TTY_ADAPTERS */
 #define NR_INBUFS 8
 #define INBUF_SIZE 128 /* small pieces: the serial port's bytes get in between */
 #define OUTBUF_SIZE 256
@@ -32,6 +31,7 @@ struct port {
 	struct virtio_device *vdev;
 	struct virtqueue *in_vq, *out_vq; /* receiveq0 and transmitq0 (§5.3.2) */
 	struct device *dev;		  /* hvcN in the tty class */
+	struct tty_struct *tty;		  /* its line: n_tty, and the shell on it */
 	struct list_head list;		  /* in ports */
 	int index;
 	u8 *inbufs[NR_INBUFS];
@@ -58,7 +58,7 @@ static struct port *find_port(int index)
 	return NULL;
 }
 
-/* ---- receive: the device fills our buffers; their bytes go to the shell's input ---- */
+/* ---- receive: the device fills our buffers; their bytes go to the port's tty ---- */
 
 static int add_inbuf(struct port *port, u8 *buf)
 {
@@ -68,22 +68,18 @@ static int add_inbuf(struct port *port, u8 *buf)
 	return virtqueue_add_buf(port->in_vq, &sg, 0, 1, buf);
 }
 
-static void hvc_unthrottle(void);
-
-/* Moves filled bytes into the console queue while it has room; emptied buffers go back. */
+/* Moves filled bytes into the tty while it has room; emptied buffers go back. */
 static void port_push_input(struct port *port)
 {
 	bool added = false;
 
-	while (port->nr_filled) {
+	while (port->tty && port->nr_filled) {
 		u8 *buf = port->filled[0].buf;
 
-		while (port->offset < port->filled[0].len && console_input_room())
-			console_input((char)buf[port->offset++]);
-		if (port->offset < port->filled[0].len) {
-			console_throttle(hvc_unthrottle); /* the rest waits with us, the device holds more */
-			break;
-		}
+		port->offset += tty_insert_flip_string(port->tty, buf + port->offset,
+						       port->filled[0].len - port->offset);
+		if (port->offset < port->filled[0].len)
+			break; /* the rest waits with us until unthrottle; the device holds more */
 		port->nr_filled--;
 		memmove(&port->filled[0], &port->filled[1], port->nr_filled * sizeof(port->filled[0]));
 		port->offset = 0;
@@ -93,12 +89,12 @@ static void port_push_input(struct port *port)
 		virtqueue_kick(port->in_vq);
 }
 
-/* The console made room again (interrupts are off). */
-static void hvc_unthrottle(void)
+/* The reader made room again (interrupts are off). */
+static void hvc_unthrottle(struct tty_struct *tty)
 {
-	struct port *port;
+	struct port *port = tty->driver_data;
 
-	list_for_each_entry(port, &ports, list)
+	if (!list_empty(&port->list))
 		port_push_input(port);
 }
 
@@ -183,6 +179,17 @@ static void hvc_console_write(const char *s, size_t n)
 
 static struct console hvc_console = { .name = "hvc", .write = hvc_console_write };
 
+/* The tty's output (its shell's): this port only. Interrupts are off (tty_write). */
+static void hvc_tty_write(struct tty_struct *tty, const char *s, size_t n)
+{
+	port_write(tty->driver_data, s, n);
+}
+
+static const struct tty_operations hvc_tty_ops = {
+	.write = hvc_tty_write,
+	.unthrottle = hvc_unthrottle,
+};
+
 /* ---- /dev/hvcN ---- */
 
 static int hvc_open(struct inode *inode, struct file *file)
@@ -208,15 +215,11 @@ static ssize_t hvc_write(struct file *file, const char *buf, size_t n, loff_t *p
 	return ret;
 }
 
-static ssize_t hvc_read(struct file *file, char *buf, size_t n, loff_t *pos)
-{
-	return 0; /* the console's input belongs to the shell, as ttyS0's */
-}
-
+/* The tty's read (shared with the shell on it), as ttyS0's node. */
 static const struct file_operations hvc_fops = {
 	.owner = THIS_MODULE,
 	.open = hvc_open,
-	.read = hvc_read,
+	.read = tty_file_read,
 	.write = hvc_write,
 };
 
@@ -255,6 +258,7 @@ static struct port *alloc_port(struct virtio_device *vdev)
 	}
 	port->vdev = vdev;
 	port->index = index;
+	INIT_LIST_HEAD(&port->list);
 	port->outbuf = kmalloc(OUTBUF_SIZE);
 	ok = port->outbuf != NULL;
 	for (int i = 0; i < NR_INBUFS; i++)
@@ -318,16 +322,24 @@ static int virtcons_probe(struct virtio_device *vdev)
 	if (err)
 		goto out_free;
 	snprintf(name, sizeof(name), "hvc%d", port->index);
+	port->tty = tty_alloc(name, MKDEV(HVC_MAJOR, port->index), &hvc_tty_ops, port);
+	if (!port->tty) {
+		err = -ENOMEM;
+		goto out_vqs;
+	}
 	port->dev = tty_register_device(MKDEV(HVC_MAJOR, port->index), &vdev->dev, name);
 	if (IS_ERR(port->dev)) {
 		err = (int)PTR_ERR(port->dev);
-		goto out_vqs;
+		goto out_tty;
 	}
 	port_go_live(port);
 	pr_info("virtio_console %s: %s (%d:%d), %s transport\n", dev_name(&vdev->dev), name,
 		HVC_MAJOR, port->index, vdev->config->bus_name(vdev));
+	tty_register_console(port->tty); /* a shell starts on it */
 	return 0;
 
+out_tty:
+	tty_hangup_and_put(port->tty);
 out_vqs:
 	vdev->config->reset(vdev);
 	vdev->config->del_vqs(vdev);
@@ -340,8 +352,15 @@ out_free:
 static void virtcons_remove(struct virtio_device *vdev)
 {
 	struct port *port = vdev->priv;
+	struct tty_struct *tty;
+	unsigned long flags;
 
 	port_leave(port); /* no more console output or input through it */
+	flags = local_irq_save();
+	tty = port->tty;
+	port->tty = NULL; /* an interrupt from now on finds no line */
+	local_irq_restore(flags);
+	tty_hangup_and_put(tty); /* its shell ends; readers see end of file */
 	tty_unregister_device(port->dev);
 	vdev->config->reset(vdev);
 	while (virtqueue_detach_unused_buf(port->in_vq) || virtqueue_detach_unused_buf(port->out_vq))

@@ -41,11 +41,11 @@ static char atkbd_phys[40];
 static void extended_key(u8 sc)
 {
 	if (sc == 0x48)
-		console_input_str("\x1b[A");
+		kbd_put_queue("\x1b[A", 3);
 	else if (sc == 0x50)
-		console_input_str("\x1b[B");
+		kbd_put_queue("\x1b[B", 3);
 	else if (sc == 0x1c)
-		console_input('\r'); /* keypad Enter */
+		kbd_put_queue("\r", 1); /* keypad Enter */
 }
 
 static void key_press(u8 sc)
@@ -75,7 +75,7 @@ static void key_press(u8 sc)
 		c &= 0x1f;
 	else if (ctrl && c >= 'A' && c <= 'Z')
 		c &= 0x1f;
-	console_input(c);
+	kbd_put_queue(&c, 1);
 }
 
 static enum irqreturn atkbd_interrupt(struct serio *serio, unsigned char sc,

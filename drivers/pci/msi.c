@@ -12,6 +12,7 @@
 #include <kobold/pci.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
+#include <kobold/smp.h>
 
 #define PCI_MSIX_FLAGS 2	    /* message control */
 #define PCI_MSIX_FLAGS_QSIZE 0x07ff /* table size - 1 */
@@ -40,11 +41,11 @@ static volatile u32 *msix_table(struct pci_dev *pdev, u8 pos, unsigned int size)
 	return ioremap((unsigned long)(res->start + off), size * PCI_MSIX_ENTRY_SIZE);
 }
 
-static void msix_write_entry(volatile u32 *table, unsigned int entry, int irq)
+static void msix_write_entry(volatile u32 *table, unsigned int entry, int irq, unsigned int apicid)
 {
 	volatile u32 *e = table + entry * PCI_MSIX_ENTRY_SIZE / 4;
 
-	e[PCI_MSIX_ENTRY_LOWER_ADDR / 4] = MSI_ADDR_BASE | apic_id() << 12;
+	e[PCI_MSIX_ENTRY_LOWER_ADDR / 4] = MSI_ADDR_BASE | apicid << 12;
 	e[PCI_MSIX_ENTRY_UPPER_ADDR / 4] = 0;
 	e[PCI_MSIX_ENTRY_DATA / 4] = irq_to_vector(irq);
 	e[PCI_MSIX_ENTRY_VECTOR_CTRL / 4] = 0; /* unmasked */
@@ -103,13 +104,38 @@ int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec)
 	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
 			      ctrl | PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
 	for (int i = 0; i < nvec; i++)
-		msix_write_entry(table, entries[i].entry, entries[i].vector);
+		msix_write_entry(table, entries[i].entry, entries[i].vector, apic_id());
 	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
 			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
 	pdev->msix_enabled = true;
 out_unmap:
 	iounmap(table); /* the entries are written once, here */
 	return err;
+}
+
+/*
+ * The entry is masked while its address changes (PCI 3.0 §6.8.2.9: software
+ * must not change an unmasked entry), then written whole and unmasked.
+ */
+int pci_msix_set_cpu(struct pci_dev *pdev, u16 entry, int irq, unsigned int cpu)
+{
+	u8 pos = pci_find_capability(pdev, PCI_CAP_ID_MSIX);
+	volatile u32 *table;
+	u16 ctrl;
+
+	if (!pdev->msix_enabled || !pos || !cpu_online(cpu))
+		return -EINVAL;
+	ctrl = pci_read_config_word(pdev, pos + PCI_MSIX_FLAGS);
+	if (entry > (ctrl & PCI_MSIX_FLAGS_QSIZE))
+		return -EINVAL;
+	table = msix_table(pdev, pos, (ctrl & PCI_MSIX_FLAGS_QSIZE) + 1u);
+	if (!table)
+		return -EINVAL;
+	table[entry * PCI_MSIX_ENTRY_SIZE / 4 + PCI_MSIX_ENTRY_VECTOR_CTRL / 4] =
+		PCI_MSIX_ENTRY_CTRL_MASKBIT;
+	msix_write_entry(table, entry, irq, cpu_to_apicid(cpu));
+	iounmap(table);
+	return 0;
 }
 
 void pci_disable_msix(struct pci_dev *pdev)

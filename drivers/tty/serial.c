@@ -4,17 +4,21 @@
  * early 8250 console). Output is polled. Input is read by the serial8250
  * driver's interrupt (8250.c) while it drives the port, and polled from the
  * idle loop when no driver does, so the shell stays reachable after an unbind.
- * When the console queue is full, reading stops: the bytes wait in the UART,
- * and QEMU holds the rest until there is room (no byte is lost).
+ * What arrives goes to ttyS0's tty (n_tty); when its buffer is full, reading
+ * stops: the bytes wait in the UART, and QEMU holds the rest until there is
+ * room (no byte is lost). Before the tty exists, they wait there too.
  */
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/console.h>
+#include <kobold/errno.h>
 #include <kobold/printk.h>
+#include <kobold/tty.h>
 
 #include "8250.h"
 
-static bool irq_input; /* serial8250 is bound: its interrupt reads the port */
+static bool irq_input;		      /* serial8250 is bound: its interrupt reads the port */
+static struct tty_struct *serial_tty; /* ttyS0's line, from serial_console_tty_init on */
 
 static void serial_putc(char c)
 {
@@ -32,30 +36,56 @@ static void serial_write(const char *s, size_t n)
 	}
 }
 
-static void serial_unthrottle(void);
-
-/* Moves received bytes to the console queue; stops while the queue is full. */
+/* Moves received bytes to ttyS0's tty; stops while its buffer is full (interrupts off). */
 bool serial_console_receive(void)
 {
 	bool any = false;
 
-	while (inb(COM1 + UART_LSR) & UART_LSR_DR) {
-		if (!console_input_room()) {
+	while (serial_tty && (inb(COM1 + UART_LSR) & UART_LSR_DR)) {
+		unsigned char c;
+
+		if (!n_tty_receive_room(serial_tty)) {
 			outb(COM1 + UART_IER, 0x00); /* no more interrupts until there is room */
-			console_throttle(serial_unthrottle);
+			serial_tty->throttled = true;
 			break;
 		}
-		console_input((char)inb(COM1 + UART_RX));
+		c = inb(COM1 + UART_RX);
+		tty_insert_flip_string(serial_tty, &c, 1);
 		any = true;
 	}
 	return any;
 }
 
-static void serial_unthrottle(void)
+/* The reader made room (interrupts off). */
+static void serial_unthrottle(struct tty_struct *tty)
 {
 	if (irq_input)
 		outb(COM1 + UART_IER, UART_IER_RDI);
 	serial_console_receive();
+}
+
+static void serial_tty_write(struct tty_struct *tty, const char *s, size_t n)
+{
+	serial_write(s, n);
+}
+
+static const struct tty_operations serial_tty_ops = {
+	.write = serial_tty_write,
+	.unthrottle = serial_unthrottle,
+};
+
+int serial_console_tty_init(void)
+{
+	unsigned long flags;
+
+	serial_tty = tty_alloc("ttyS0", MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE), &serial_tty_ops, NULL);
+	if (!serial_tty)
+		return -ENOMEM;
+	flags = local_irq_save();
+	serial_console_receive(); /* what was typed during the boot */
+	local_irq_restore(flags);
+	tty_register_console(serial_tty);
+	return 0;
 }
 
 /* No interrupt (no driver bound, or no IRQ 4): the console polls, interrupts off at the UART. */

@@ -3,13 +3,14 @@
  * lists COM1-COM4; QEMU: one per -serial option) as char devices ttyS0..3,
  * 4:64..4:67, as Linux numbers them. A write goes out of the port, with
  * "\n" sent as "\r\n" (a tty's default ONLCR); a read returns what has
- * arrived. ttyS0 is also the console, whose input the shell reads: reading
- * it through the node returns nothing. The serial8250 driver (8250.c) makes
- * each port's device in the "tty" class, below the platform device, and so
- * its /dev node; this file is what opening that node reaches.
+ * arrived. ttyS0 is the console, a tty with n_tty (tty_io.c): its node
+ * opens that tty, which the shell on it reads too. The serial8250 driver
+ * (8250.c) makes each port's device in the "tty" class, below the platform
+ * device, and so its /dev node; this file is what opening that node reaches.
  */
 #include <asm/io.h>
 #include <asm/page.h>
+#include <kobold/console.h>
 #include <kobold/device.h>
 #include <kobold/err.h>
 #include <kobold/errno.h>
@@ -18,9 +19,8 @@
 #include <kobold/init.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
+#include <kobold/tty.h>
 
-#define TTY_MAJOR 4
-#define SERIAL_MINOR_BASE 64
 #define SERIAL_NR 4
 #define BIOS_COM_PORTS 0x400 /* BIOS data area: four words, the COM ports' bases */
 #define RBR 0
@@ -83,6 +83,10 @@ static int serial_tty_open(struct inode *inode, struct file *file)
 
 	if (i >= SERIAL_NR || !port_base[i])
 		return -ENXIO; /* Linux: the port is not there */
+	if (i == 0) {	       /* the console's: its tty, with n_tty */
+		file->f_op = &tty_fops;
+		return tty_fops.open(inode, file);
+	}
 	file->private_data = (void *)(uintptr_t)port_base[i];
 	return 0;
 }
@@ -104,8 +108,6 @@ static ssize_t serial_tty_read(struct file *file, char *buf, size_t n, loff_t *p
 	u16 base = file_port(file);
 	size_t got = 0;
 
-	if (base == port_base[0])
-		return 0; /* the console's input belongs to the shell */
 	while (got < n && (inb(base + LSR) & LSR_DR))
 		buf[got++] = (char)inb(base + RBR);
 	return (ssize_t)got;
@@ -124,6 +126,9 @@ int serial_tty_init(void)
 	for (int i = 1; i < SERIAL_NR; i++) /* COM1 is the console's, set up already */
 		if (port_base[i])
 			port_setup(port_base[i]);
+	err = serial_console_tty_init();
+	if (err)
+		return err;
 	cdev_init(&serial_cdev, &serial_tty_fops);
 	err = cdev_add(&serial_cdev, MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE), SERIAL_NR);
 	if (err) {

@@ -23,12 +23,15 @@ void tty_unregister_device(struct device *dev)
 
 int tty_class_init(void)
 {
-	struct device *console;
+	struct device *console, *tty0;
 
 	tty_class = class_create(THIS_MODULE, "tty");
 	if (IS_ERR(tty_class))
 		return (int)PTR_ERR(tty_class);
-	/* /dev/console: whatever consoles are registered (no parent: /sys/devices/virtual/tty). */
+	/* /dev/console (the first console) and tty0 (the VGA one): /sys/devices/virtual/tty */
 	console = tty_register_device(MKDEV(TTYAUX_MAJOR, 1), NULL, "console");
-	return IS_ERR(console) ? (int)PTR_ERR(console) : 0;
+	if (IS_ERR(console))
+		return (int)PTR_ERR(console);
+	tty0 = tty_register_device(MKDEV(TTY_MAJOR, 0), NULL, "tty0");
+	return IS_ERR(tty0) ? (int)PTR_ERR(tty0) : 0;
 }

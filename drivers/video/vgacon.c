@@ -8,8 +8,10 @@
 #include <asm/io.h>
 #include <asm/page.h>
 #include <kobold/console.h>
+#include <kobold/errno.h>
 #include <kobold/platform_device.h>
 #include <kobold/string.h>
+#include <kobold/tty.h>
 
 #define COLS 80
 #define ROWS 25
@@ -114,6 +116,37 @@ static void vga_write(const char *s, size_t n)
 
 static struct console vga_console = { .name = "tty0", .write = vga_write };
 
+/* ---- tty0: the screen's line, typed into by the keyboard ---- */
+
+static struct tty_struct *vt_tty;
+static bool vga_registered = true; /* vgacon_init's, until the driver takes it */
+
+/* tty0's output: on the screen while the vga driver has it (unbound: nowhere). */
+static void vt_write(struct tty_struct *tty, const char *s, size_t n)
+{
+	if (vga_registered)
+		vga_write(s, n);
+}
+
+static const struct tty_operations vt_ops = { .write = vt_write };
+
+/* From the keyboard's interrupt; bytes past a full buffer are lost, as a keyboard's overrun. */
+void kbd_put_queue(const char *s, size_t n)
+{
+	if (vt_tty)
+		tty_insert_flip_string(vt_tty, (const unsigned char *)s, n);
+}
+
+/* tty0 (4:0): its device is the tty class's (tty_class.c); a shell starts on it. */
+int vty_init(void)
+{
+	vt_tty = tty_alloc("tty0", MKDEV(TTY_MAJOR, 0), &vt_ops, NULL);
+	if (!vt_tty)
+		return -ENOMEM;
+	tty_register_console(vt_tty);
+	return 0;
+}
+
 void vgacon_init(void)
 {
 	for (int i = 0; i < COLS * ROWS; i++)
@@ -121,8 +154,6 @@ void vgacon_init(void)
 	row = col = 0;
 	register_console(&vga_console);
 }
-
-static bool vga_registered = true; /* vgacon_init's, until the driver takes it */
 
 static int vga_probe(struct platform_device *pdev)
 {

@@ -95,23 +95,25 @@ struct bus_type virtio_bus = {
 	.dev_attrs = virtio_dev_attrs,
 };
 
-static bool event_idx;
-module_param(event_idx, bool, "negotiate VIRTIO_RING_F_EVENT_IDX (docs/performance.md)");
+static int event_idx = -1;
+module_param(event_idx, int,
+	     "VIRTIO_RING_F_EVENT_IDX: 1 for every device, 0 for none, -1 where the driver asks (docs/performance.md)");
 
 /*
- * The features the driver implements, plus VERSION_1, indirect descriptors
- * and, if event_idx, the event index (the transport's and the ring's
- * business; virtqueue_kick() says why it is an option).
+ * The features the driver implements, plus VERSION_1 and indirect
+ * descriptors; the event index (the ring's business) where the driver's
+ * table lists it (virtio_blk), unless event_idx says otherwise.
  */
 static u64 driver_features(const struct virtio_driver *drv)
 {
 	u64 f = 1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_RING_F_INDIRECT_DESC;
 
-	if (event_idx)
-		f |= 1ull << VIRTIO_RING_F_EVENT_IDX;
-
 	for (unsigned int i = 0; i < drv->feature_table_size; i++)
 		f |= 1ull << drv->feature_table[i];
+	if (event_idx == 0)
+		f &= ~(1ull << VIRTIO_RING_F_EVENT_IDX);
+	else if (event_idx > 0)
+		f |= 1ull << VIRTIO_RING_F_EVENT_IDX;
 	return f;
 }
 

@@ -160,9 +160,21 @@ static struct virtqueue *vp_setup_one(struct virtio_pci_device *vp_dev, unsigned
 	}
 	info = vq->priv;
 	info->msix_irq = irq;
+	info->msix_entry = vec;
 	if (vp_dev->msix_enabled)
 		vp_dev->msix_vqs[i] = vq;
 	return vq;
+}
+
+/* Linux's vp_set_vq_affinity: the queue's interrupt goes to that CPU (MSI-X only). */
+int vp_set_vq_affinity(struct virtqueue *vq, unsigned int cpu)
+{
+	struct virtio_pci_device *vp_dev = to_vp_device(vq->vdev);
+	struct virtio_pci_vq_info *info = vq->priv;
+
+	if (!vp_dev->msix_enabled || info->msix_irq < 0)
+		return -EINVAL;
+	return pci_msix_set_cpu(vp_dev->pci_dev, info->msix_entry, info->msix_irq, cpu);
 }
 
 static int vp_try_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],

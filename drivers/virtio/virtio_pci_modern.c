@@ -259,6 +259,7 @@ static const struct virtio_config_ops virtio_pci_config_ops = {
 	.finalize_features = vp_finalize_features,
 	.find_vqs = vp_modern_find_vqs,
 	.del_vqs = vp_del_vqs,
+	.set_vq_affinity = vp_set_vq_affinity,
 	.bus_name = vp_bus_name,
 };
 

@@ -11,6 +11,7 @@
 #include <asm/page.h>
 #include <kobold/errno.h>
 #include <kobold/mm.h>
+#include <kobold/param.h>
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -24,6 +25,7 @@ struct vring_virtqueue {
 	u16 num_added;	   /* published since the last kick */
 	bool indirect;	   /* VIRTIO_RING_F_INDIRECT_DESC negotiated */
 	bool event;	   /* VIRTIO_RING_F_EVENT_IDX negotiated */
+	bool cb_off;	   /* virtqueue_disable_cb: no interrupt asked for */
 	bool (*notify)(struct virtqueue *vq);
 	void **data;		   /* the token of each chain, by head */
 	struct vring_desc **indir; /* the indirect table of each chain, by head */
@@ -191,12 +193,20 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
  * register goes into QEMU's device code, which takes its global lock with a
  * locked instruction: a full fence on the host, and no side effect.
  */
+static char *fence = "status";
+module_param(fence, charp, "the event index's fence: status (default), mfence or lock (docs/performance.md)");
+
 static void virtio_mb(struct vring_virtqueue *vvq)
 {
 	struct virtio_device *vdev = vvq->vq.vdev;
 
-	mb();
-	(void)vdev->config->get_status(vdev);
+	if (fence[0] == 'l') { /* a locked add: a plain one on the host under one-vCPU TCG */
+		__asm__ volatile("lock; addl $0,(%%esp)" ::: "memory", "cc");
+		return;
+	}
+	mb();		     /* alone: nothing on the host under one-vCPU TCG */
+	if (fence[0] != 'm') /* status */
+		(void)vdev->config->get_status(vdev);
 }
 
 /*
@@ -206,7 +216,7 @@ static void virtio_mb(struct vring_virtqueue *vvq)
  * beside the request. With it, only when avail_event lies among the entries
  * added since the last kick.
  */
-bool virtqueue_kick(struct virtqueue *vq)
+bool virtqueue_kick_prepare(struct virtqueue *vq)
 {
 	struct vring_virtqueue *vvq = to_vvq(vq);
 	u16 new_idx = vvq->avail_idx, old_idx = (u16)(new_idx - vvq->num_added);
@@ -217,7 +227,17 @@ bool virtqueue_kick(struct virtqueue *vq)
 		needs = vring_need_event(vring_avail_event(&vvq->vring), new_idx, old_idx);
 	}
 	vvq->num_added = 0;
-	return needs ? vvq->notify(vq) : true;
+	return needs;
+}
+
+bool virtqueue_notify(struct virtqueue *vq)
+{
+	return to_vvq(vq)->notify(vq);
+}
+
+bool virtqueue_kick(struct virtqueue *vq)
+{
+	return virtqueue_kick_prepare(vq) ? virtqueue_notify(vq) : true;
 }
 
 /* Returns the chain at head to the free list. */
@@ -255,7 +275,7 @@ static bool more_used(const struct vring_virtqueue *vvq)
  */
 static bool vring_rearm(struct vring_virtqueue *vvq)
 {
-	if (!vvq->event)
+	if (!vvq->event || vvq->cb_off)
 		return false;
 	vring_used_event(&vvq->vring) = vvq->last_used_idx;
 	virtio_mb(vvq); /* used_event before used->idx */
@@ -285,6 +305,41 @@ void *virtqueue_get_buf(struct virtqueue *vq, u32 *len)
 	detach_buf(vvq, id);
 	vvq->last_used_idx++;
 	return data;
+}
+
+/*
+ * Without the event index the flag asks (§2.6.7); with it the device reads
+ * only used_event, which is moved half the index space away, so that no
+ * interrupt comes for 32,768 entries.
+ */
+void virtqueue_disable_cb(struct virtqueue *vq)
+{
+	struct vring_virtqueue *vvq = to_vvq(vq);
+
+	vvq->cb_off = true;
+	if (vvq->event)
+		vring_used_event(&vvq->vring) = (u16)(vvq->last_used_idx + 0x8000);
+	else
+		vvq->vring.avail->flags |= VRING_AVAIL_F_NO_INTERRUPT;
+}
+
+/*
+ * Interrupts again, from the next used entry; then the used ring is read
+ * once more, since the device may have added entries before it saw the
+ * request (Linux's virtqueue_enable_cb race; virtio_mb orders the store and
+ * the load).
+ */
+bool virtqueue_enable_cb(struct virtqueue *vq)
+{
+	struct vring_virtqueue *vvq = to_vvq(vq);
+
+	vvq->cb_off = false;
+	if (vvq->event)
+		vring_used_event(&vvq->vring) = vvq->last_used_idx;
+	else
+		vvq->vring.avail->flags &= ~VRING_AVAIL_F_NO_INTERRUPT;
+	virtio_mb(vvq);
+	return !more_used(vvq);
 }
 
 void *virtqueue_detach_unused_buf(struct virtqueue *vq)

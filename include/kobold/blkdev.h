@@ -41,12 +41,24 @@ struct request {
 	void (*end_io)(struct request *rq); /* optional, after done is set; may free rq */
 	void *end_io_data;
 	void *driver_data; /* the driver's, while it owns the request */
+	/*
+	 * The submitter sends more at once (blk-mq's !bd->last): the driver
+	 * may hold the device's notification until a request without it, or
+	 * blk_commit(). Off by default: every request is announced.
+	 */
+	bool more;
 };
 
 struct block_device_operations {
 	struct module *owner; /* pinned while a /dev node of the disk is open */
 	/* Starts rq; returns 0 if accepted (completion follows), else -errno. */
 	int (*submit)(struct gendisk *disk, struct request *rq);
+	/* Optional: tells the device of the requests submitted with rq->more (blk-mq's commit_rqs). */
+	void (*commit)(struct gendisk *disk);
+	/* Optional: completes what the device has finished, without its interrupt; the count. */
+	int (*poll)(struct gendisk *disk);
+	/* With poll: the device's completion interrupts off (false) while a waiter polls, then on. */
+	void (*poll_irq)(struct gendisk *disk, bool on);
 };
 
 /* The counters /sys/class/block/NAME/stat shows, in Linux's order. */
@@ -74,6 +86,7 @@ struct gendisk {
 	bool dead;		     /* after del_gendisk: I/O fails with -ENODEV */
 	u32 max_sectors;	     /* largest request the driver takes (0: no limit) */
 	unsigned int queue_depth;    /* most requests in flight (0: no limit), Linux's nr_requests */
+	bool io_poll;		     /* waiters poll for completions (queue/io_poll), if fops->poll */
 	struct wait_queue_head wait; /* woken at each completion and at del_gendisk */
 	const struct block_device_operations *fops;
 	void *private_data;
@@ -132,5 +145,32 @@ int blk_rw(struct gendisk *disk, enum req_op op, u64 sector, u64 count, void *bu
 void blk_end_request(struct request *rq, int error);
 /* Sleeps on the disk's wait queue until rq->done. */
 void blk_wait(struct request *rq);
+/* Announces to the device what was submitted with rq->more set (blk-mq's commit_rqs). */
+void blk_commit(struct gendisk *disk);
+/* Completes what the device has finished without waiting for its interrupt (Linux's blk_poll). */
+int blk_poll(struct gendisk *disk);
+/* True if waiters on the disk should poll (queue/io_poll set and the driver can). */
+static inline bool blk_polling(const struct gendisk *d) { return d->io_poll && d->fops->poll; }
+/* Around a polling wait: the driver's interrupts off, then on again (and what came, taken). */
+void blk_poll_irq(struct gendisk *disk, bool on);
+
+/*
+ * Waits until cond holds: first announces what was batched, then sleeps on
+ * the disk's wait queue, or polls the device if queue/io_poll is set.
+ */
+#define blk_wait_event(d, cond)                      \
+	do {                                         \
+		if (cond)                            \
+			break;                       \
+		blk_commit(d);                       \
+		if (blk_polling(d)) {                \
+			blk_poll_irq(d, false);      \
+			while (!(cond))              \
+				blk_poll(d);         \
+			blk_poll_irq(d, true);       \
+		} else {                             \
+			wait_event((d)->wait, cond); \
+		}                                    \
+	} while (0)
 
 #endif

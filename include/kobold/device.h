@@ -212,6 +212,13 @@ struct device *get_device(struct device *dev);
 void put_device(struct device *dev);
 int device_create_file(struct device *dev, struct device_attribute *attr);
 void device_remove_file(struct device *dev, struct device_attribute *attr);
+/*
+ * For hotplug callbacks (see add_hotplug_env_var): PHYSDEVPATH, and
+ * PHYSDEVBUS and PHYSDEVDRIVER when dev has them, as 2.6.10 to 2.6.2x put in
+ * the events of class devices, disks and partitions with a device behind them.
+ */
+int add_physdev_vars(struct device *dev, char **envp, int num_envp, int *i, char *buffer,
+		     int buffer_size, int *len);
 
 /*
  * The newer API: a device of class cls, named by fmt (at most BUS_ID_SIZE - 1
@@ -304,7 +311,7 @@ struct class_device {
 	struct kobject kobj;   /* /sys/class/<class>/<class_id> */
 	struct class *class;
 	dev_t devt;	    /* if set: a "dev" file and MAJOR/MINOR in events */
-	struct device *dev; /* if set: "device" and "driver" links */
+	struct device *dev; /* if set: a "device" link, and CLASS:ID back from it */
 	void *class_data;
 	struct class_device *parent; /* optional: a subdirectory of another */
 	void (*release)(struct class_device *dev);

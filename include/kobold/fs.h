@@ -43,6 +43,7 @@ typedef s64 loff_t;
 #define O_EXCL 0200
 #define O_TRUNC 01000
 #define O_APPEND 02000
+#define O_NONBLOCK 04000
 #define O_DIRECTORY 0200000
 #endif
 

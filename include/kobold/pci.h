@@ -185,6 +185,8 @@ struct msix_entry {
 int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec);
 /* After free_irq of every vector: back to INTx. */
 void pci_disable_msix(struct pci_dev *pdev);
+/* Sends the message of table slot entry (IRQ irq) to that CPU's local APIC; 0 or -errno. */
+int pci_msix_set_cpu(struct pci_dev *pdev, u16 entry, int irq, unsigned int cpu);
 
 /* Enumeration and hotplug (drivers/pci/probe.c, remove.c). */
 struct pci_bus *pci_root_bus(void);

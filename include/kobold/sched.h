@@ -78,6 +78,8 @@ struct thread_struct {
 	unsigned long esp;
 };
 
+struct tty_struct;
+
 struct task_struct {
 	volatile long state;
 	int pid;
@@ -103,6 +105,10 @@ struct task_struct {
 	bool should_stop;
 	int exit_code;
 	struct task_struct *stopper; /* kthread_stop's caller, woken at exit */
+	/* Ctrl-C until Kobold has signals (kernel/console.c): a shell's thread and its console */
+	struct tty_struct *tty;	    /* the console it answers (Linux: signal->tty) */
+	bool sigint, sigint_echoed; /* Ctrl-C came for it; its ^C is on the screen */
+	u64 signal_deadline;	    /* signal_set_deadline's, 0 for none */
 	struct user_task user;	     /* a process's own: NULL mm for a kernel thread */
 };
 

@@ -6,6 +6,16 @@
 #include <kobold/readline.h>
 #include <kobold/sysfs.h>
 
+/* A shell's working directory: each console's shell has one. */
+struct shell_fs {
+	struct path cwd; /* counted; mnt NULL until the first use: "/" */
+	char cwd_buf[PATH_MAX];
+};
+
+/* The running shell's (shell.c). */
+struct shell_fs *shell_fs_current(void);
+/* Lets go of the working directory (the shell ends). */
+void shell_fs_exit(struct shell_fs *fs);
 /* The shell's working directory, for the prompt. */
 const char *shell_cwd_path(void);
 /* The working directory (not counted: valid until the next cd). */

@@ -1,6 +1,6 @@
 /*
- * signal.h: Ctrl-C for the shell's long-running commands (one flag for the
- * console), and the signals of processes (kernel/signal.c), with Linux
+ * signal.h: Ctrl-C for the shell's long-running commands (a flag per
+ * thread), and the signals of processes (kernel/signal.c), with Linux
  * i386's numbers, sigaction and frame.
  */
 #ifndef KOBOLD_SIGNAL_H
@@ -8,11 +8,19 @@
 
 #include <kobold/types.h>
 
+struct task_struct;
+
 /*
- * True once Ctrl-C has arrived on a console, until the shell takes it. A
- * command's long loops check it, undo what they did and return -EINTR, as a
- * Linux syscall interrupted by SIGINT does. The first call that sees it
- * echoes ^C.
+ * Ctrl-C for p (from its console's isig hook, interrupts off): its
+ * signal_pending() is true from now on, until its shell takes it.
+ */
+void signal_interrupt(struct task_struct *p);
+
+/*
+ * True once Ctrl-C has arrived on the running thread's console, until its
+ * shell takes it. A command's long loops check it, undo what they did and
+ * return -EINTR, as a Linux syscall interrupted by SIGINT does. The first
+ * call that sees it echoes ^C on that console.
  */
 bool signal_pending(void);
 
@@ -20,16 +28,15 @@ bool signal_pending(void);
  * A deadline for the work running now, in ktime_get_ns() time (0: none).
  * Past it signal_pending() is true, so a command that udevd runs for a
  * RUN+= key stops at the event timeout as a program systemd-udevd kills
- * does. Work runs on the stack of whoever runs it, so the deadline is one
- * setting, put back (the old value returned) when the work ends; once work
- * runs in threads of its own, it belongs to the thread.
+ * does. The deadline is the running thread's, put back (the old value
+ * returned) when the work ends.
  */
 u64 signal_set_deadline(u64 deadline_ns);
 /* True once the deadline set has passed. */
 bool signal_deadline_passed(void);
 
 /*
- * The shell, after a command: takes a pending Ctrl-C (and its queued byte),
+ * The shell, after a command: takes the running thread's pending Ctrl-C,
  * echoing ^C if no loop did; true if there was one.
  */
 bool console_take_interrupt(void);

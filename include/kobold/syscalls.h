@@ -95,8 +95,5 @@ bool is_global_init(struct task_struct *p);
 /* mm/oom_kill.c: no page for a fault: the largest process is killed. */
 void out_of_memory(void);
 
-/* The console as a file (drivers/tty/console_file.c). */
-struct file;
-int console_file_open(struct file **out);
 
 #endif

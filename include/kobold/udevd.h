@@ -36,6 +36,10 @@ void udev_listener_unregister(struct udev_listener *l);
 int udevd_reload(void);
 /* True while kernel events wait or one is being handled (`udevadm settle`). */
 bool udevd_busy(void);
+/* True while another thread handles an event (events/0, or another console's command). */
+bool udevd_busy_elsewhere(void);
+/* A tick's sleep without the big kernel lock, while another thread handles an event. */
+void udevd_wait_elsewhere(void);
 /*
  * True when the next event waiting was sent by the work of another event's
  * rules (a RUN+= program or an ATTR= write): the shell does not wait for
@@ -44,7 +48,8 @@ bool udevd_busy(void);
 bool udevd_next_sent_by_rule(void);
 /*
  * Runs queued work until there is none, or the next event is one that a
- * rule's own work sent: what the boot and each shell command wait for.
+ * rule's own work sent: what the boot waits for before the first prompt.
+ * A command waits for nothing unless it asks (udevadm settle).
  */
 void udevd_flush_work(void);
 /* fn on each event still waiting, in order: its DEVPATH and SEQNUM (`udevadm settle`). */

@@ -59,6 +59,18 @@ int virtqueue_add_buf(struct virtqueue *vq, struct scatterlist sg[], unsigned in
 		      unsigned int in, void *data);
 /* Tells the device about new buffers, unless it said it does not need to know. */
 bool virtqueue_kick(struct virtqueue *vq);
+/*
+ * virtqueue_kick in two, as Linux's: prepare (under the queue's lock) says
+ * whether the device must be told of what was added since; notify (after
+ * the lock, it may exit to the hypervisor) tells it. notify: false if the
+ * device is gone.
+ */
+bool virtqueue_kick_prepare(struct virtqueue *vq);
+bool virtqueue_notify(struct virtqueue *vq);
+/* Asks the device not to interrupt for used buffers (a hint: one may still come). */
+void virtqueue_disable_cb(struct virtqueue *vq);
+/* Asks for interrupts again; false if buffers were used meanwhile (collect them). */
+bool virtqueue_enable_cb(struct virtqueue *vq);
 /* The token of the next used buffer and how many bytes the device wrote; NULL if none. */
 void *virtqueue_get_buf(struct virtqueue *vq, u32 *len);
 /* After a reset: takes back a buffer the device never used (NULL when none is left). */

@@ -11,6 +11,7 @@
 #define VIRTIO_BLK_F_RO 5	/* the disk is read-only */
 #define VIRTIO_BLK_F_BLK_SIZE 6 /* blk_size: the logical block size */
 #define VIRTIO_BLK_F_FLUSH 9	/* the device has a write cache: flush works */
+#define VIRTIO_BLK_F_MQ 12	/* num_queues: more than one request queue */
 
 /* Device configuration layout (§5.2.4). */
 struct virtio_blk_config {
@@ -23,6 +24,15 @@ struct virtio_blk_config {
 		u8 sectors;
 	} geometry;
 	u32 blk_size;
+	struct {
+		u8 physical_block_exp;
+		u8 alignment_offset;
+		u16 min_io_size;
+		u32 opt_io_size;
+	} topology;
+	u8 writeback;
+	u8 unused0;
+	u16 num_queues; /* with VIRTIO_BLK_F_MQ */
 } __packed;
 
 /* Request types (§5.2.6). */

@@ -36,6 +36,8 @@ struct virtio_config_ops {
 	int (*find_vqs)(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],
 			vq_callback_t *callbacks[], const char *const names[]);
 	void (*del_vqs)(struct virtio_device *vdev);
+	/* Optional (Linux 3.8's): the queue's interrupt to that CPU; 0 or -errno. */
+	int (*set_vq_affinity)(struct virtqueue *vq, unsigned int cpu);
 	const char *(*bus_name)(struct virtio_device *vdev); /* "modern" or "legacy" */
 };
 

@@ -109,6 +109,7 @@ struct virtio_pci_vq_info {
 	unsigned int npages;
 	volatile u16 *notify_addr; /* modern */
 	int msix_irq;		   /* its MSI-X IRQ, or -1 */
+	u16 msix_entry;		   /* and its slot in the MSI-X table */
 };
 
 /* 0 if the function speaks that transport (it then fills vp_dev), else -ENODEV. */
@@ -120,6 +121,7 @@ int virtio_pci_legacy_probe(struct virtio_pci_device *vp_dev);
 int vp_find_vqs(struct virtio_device *vdev, unsigned int nvqs, struct virtqueue *vqs[],
 		vq_callback_t *callbacks[], const char *const names[]);
 void vp_del_vqs(struct virtio_device *vdev);
+int vp_set_vq_affinity(struct virtqueue *vq, unsigned int cpu);
 void *vp_alloc_ring(unsigned int num, unsigned long align, struct virtio_pci_vq_info *info);
 void vp_free_ring(struct virtio_pci_vq_info *info);
 

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "udev_fuzz.h"
+
 #define EVENT_SECONDS_MAX 1.0 /* one event through at most UDEV_RULES_MAX rules */
 #define WORDS 8
 
@@ -127,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *copy = malloc(size + 1), action[64], devpath[128], subsys[64], devtype[64];
 	char *envp[] = { action, devpath, subsys, devtype, "MAJOR=253", "MINOR=1", NULL };
-	struct kmem_stats before, after;
+	struct kmem_stats before;
 	struct udev_rules rules;
 	struct udev_event ev;
 	struct fz_event e;
@@ -144,24 +146,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(subsys, sizeof(subsys), "SUBSYSTEM=%.40s", e.word[2]);
 	snprintf(devtype, sizeof(devtype), "DEVTYPE=%.40s", e.word[3]);
 	kmem_get_stats(&before);
-	udev_rules_init(&rules);
-	if (udev_rules_parse(&rules, "fuzz.rules", (const char *)data + off,
-			     off < size ? size - off : 0) ||
-	    rules.nr_rules > UDEV_RULES_MAX)
-		abort();
+	fz_parse_rules(&rules, (const char *)data + off, off < size ? size - off : 0);
 	t0 = now();
 	if (udev_event_init(&ev, &fz_ops, &e, envp) || udev_rules_apply(&rules, &ev))
 		abort();
 	if (now() - t0 > EVENT_SECONDS_MAX)
 		abort(); /* an event that takes this long hangs udevd */
-	if (ev.nr_links > UDEV_LINKS_MAX || ev.nr_run > UDEV_RUN_MAX || ev.nr_env > UDEV_ENV_MAX ||
-	    ev.mode > 07777)
-		abort();
-	udev_event_free(&ev);
-	udev_rules_free(&rules);
-	kmem_get_stats(&after);
-	if (after.bytes_in_use != before.bytes_in_use)
-		abort();
+	fz_check_and_free(&rules, &ev, &before);
 	free(copy);
 	return 0;
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "udev_fuzz.h"
+
 static int fz_parent(void *ctx, const char *devpath, char *buf, size_t size)
 {
 	if (strcmp(devpath, "/class/block/vda1") != 0)
@@ -58,24 +60,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char *envp[] = { "ACTION=add", "DEVPATH=/class/block/vda1", "SUBSYSTEM=block",
 				"MAJOR=253", "MINOR=1", NULL };
-	struct kmem_stats before, after;
+	struct kmem_stats before;
 	struct udev_rules rules;
 	struct udev_event ev;
 
 	kmem_get_stats(&before);
-	udev_rules_init(&rules);
-	if (udev_rules_parse(&rules, "fuzz.rules", (const char *)data, size) ||
-	    rules.nr_rules > UDEV_RULES_MAX)
-		abort();
+	fz_parse_rules(&rules, (const char *)data, size);
 	if (udev_event_init(&ev, &fz_ops, NULL, envp) || udev_rules_apply(&rules, &ev))
 		abort();
-	if (ev.nr_links > UDEV_LINKS_MAX || ev.nr_run > UDEV_RUN_MAX || ev.nr_env > UDEV_ENV_MAX ||
-	    ev.mode > 07777)
-		abort();
-	udev_event_free(&ev);
-	udev_rules_free(&rules);
-	kmem_get_stats(&after);
-	if (after.bytes_in_use != before.bytes_in_use)
-		abort();
+	fz_check_and_free(&rules, &ev, &before);
 	return 0;
 }

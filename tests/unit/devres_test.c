@@ -170,7 +170,11 @@ static void devres_kfree_and_remove_action(struct ktest *t)
 	KTEST_ASSERT_EQ(t, devm_add_action(dev, undo, "C"), 0);
 	KTEST_ASSERT_EQ(t, devm_add_action(dev, undo, "D"), 0);
 	devm_remove_action(dev, undo, "C");
-	device_unregister(dev); /* the device's release frees what is left */
+	get_device(dev);
+	/* At the release, as later kernels; 2.6.21-2.6.33 released them in device_del. */
+	device_unregister(dev);
+	KTEST_EXPECT_STREQ(t, order, "");
+	put_device(dev); /* the device's release frees what is left */
 	KTEST_EXPECT_STREQ(t, order, "D ");
 }
 

@@ -4,6 +4,7 @@
  * and a few thousand mutated tables), and partitions as kobjects below a disk.
  */
 #include <kobold/crc32.h>
+#include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/genhd.h>
 #include <kobold/init.h>
@@ -469,21 +470,33 @@ static struct gendisk *mem_disk(void)
 	return d;
 }
 
+static void tpd_dev_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+/* A partition's events name its disk's device, as 2.6.10's block_hotplug. */
 static void partitions_in_sysfs_with_events(struct ktest *t)
 {
 	struct gendisk *d = mem_disk();
+	struct device *dev = kzalloc(sizeof(*dev));
 	struct block_device b;
 	struct t_events e;
 	char buf[160], sect[SECT];
 
-	KTEST_ASSERT_TRUE(t, d);
+	KTEST_ASSERT_TRUE(t, d && dev);
+	strscpy(dev->bus_id, "tpdev", BUS_ID_SIZE);
+	dev->release = tpd_dev_release;
+	KTEST_ASSERT_EQ(t, device_register(dev), 0);
+	d->driverfs_dev = dev;
 	mbr_entry(0, 0, 0x83, 64, 512);
 	mbr_entry(0, 2, 0x83, 600, 100);
 	t_events_start(&e);
 	KTEST_ASSERT_EQ(t, add_disk(d), 0);
 	KTEST_EXPECT_EQ(t, e.n, 3); /* the disk, then tpd1 and tpd3 */
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, 1, "ACTION=add|DEVPATH=/class/block/tpd/tpd1|SUBSYSTEM=block|"));
-	KTEST_EXPECT_TRUE(t, t_event_has(&e, 2, "|MAJOR=241|MINOR=3|DEVNAME=tpd3|DEVTYPE=partition|PARTN=3|"));
+	KTEST_EXPECT_TRUE(t, t_event_has(&e, 2, "|PHYSDEVPATH=/devices/tpdev|MAJOR=241|MINOR=3|"
+						"DEVNAME=tpd3|DEVTYPE=partition|PARTN=3|"));
 	t_cat("/sys/class/block/tpd/tpd3/start", buf, sizeof(buf));
 	KTEST_EXPECT_STREQ(t, buf, "600\n");
 	t_cat("/sys/class/block/tpd3/size", buf, sizeof(buf)); /* through the class's link */
@@ -514,10 +527,12 @@ static void partitions_in_sysfs_with_events(struct ktest *t)
 	KTEST_EXPECT_EQ(t, blkdev_get_by_name("tpd3", &b), -ENODEV);
 	del_gendisk(d); /* the partitions go first */
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, e.n - 2, "ACTION=remove|DEVPATH=/class/block/tpd/tpd1|"));
+	KTEST_EXPECT_TRUE(t, t_event_has(&e, e.n - 2, "|PHYSDEVPATH=/devices/tpdev|MAJOR=241|"));
 	KTEST_EXPECT_TRUE(t, t_event_has(&e, e.n - 1, "ACTION=remove|DEVPATH=/class/block/tpd|"));
 	KTEST_EXPECT_EQ(t, t_lookup("/sys/class/block/tpd1"), -ENOENT);
 	t_events_stop(&e);
 	put_disk(d);
+	device_unregister(dev);
 }
 
 static bool block_here;
