@@ -342,7 +342,7 @@ int tty_ioctl(struct tty_struct *tty, unsigned int cmd, void *arg)
 		*(int *)arg = (int)n_tty_chars_in_buffer(tty);
 		return 0;
 	case TIOCSCTTY:
-		tty->session = current->pid; /* the caller's session: Kobold's sessions are its pid */
+		tty->session = current->pid;					    /* the caller's session: Kobold's sessions are its pid */
 		tty->pgrp = current->user.pgrp ? current->user.pgrp : current->pid; /* in front */
 		return 0;
 	}

@@ -95,5 +95,4 @@ bool is_global_init(struct task_struct *p);
 /* mm/oom_kill.c: no page for a fault: the largest process is killed. */
 void out_of_memory(void);
 
-
 #endif
