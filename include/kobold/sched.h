@@ -109,7 +109,7 @@ struct task_struct {
 	struct tty_struct *tty;	    /* the console it answers (Linux: signal->tty) */
 	bool sigint, sigint_echoed; /* Ctrl-C came for it; its ^C is on the screen */
 	u64 signal_deadline;	    /* signal_set_deadline's, 0 for none */
-	struct user_task user;	     /* a process's own: NULL mm for a kernel thread */
+	struct user_task user;	    /* a process's own: NULL mm for a kernel thread */
 };
 
 /* The running thread, per CPU (one CPU schedules today). */
