@@ -1,7 +1,9 @@
 /*
- * entry.S: the first code of every trap and interrupt. Each vector pushes a
- * dummy error code where the CPU gives none, then its number, so that
- * trap_dispatch() sees one struct pt_regs layout for all 84 vectors.
+ * entry.S: the first code of every trap and interrupt, and of the system
+ * call (int 0x80). Each vector pushes a dummy error code where the CPU gives
+ * none, then its number, so that trap_dispatch() sees one struct pt_regs
+ * layout for all 86 vectors. From ring 3 the CPU has switched to the task's
+ * kernel stack (the TSS's esp0) and pushed the user's ss:esp as well.
  */
 #include <asm/desc.h>
 
@@ -66,28 +68,43 @@ VECTOR 44, 0
 VECTOR 45, 0
 VECTOR 46, 0
 VECTOR 47, 0
-/* IRQ 16-47: MSI-X messages through the local APIC; then the local APIC
- * timer, the interprocessor interrupts (call function, reschedule) and the
- * APIC's spurious vector. */
-.irp n, 48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,239,251,252,255
+/* IRQ 16-47: MSI-X messages through the local APIC; then the system call,
+ * the local APIC timer, the interprocessor interrupts (call function,
+ * reschedule) and the APIC's spurious vector. */
+.irp n, 48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,128,239,251,252,255
 VECTOR \n, 0
 .endr
 
 common_entry:
+	pushl %gs		/* the user's TLS segment: the kernel leaves it alone */
+	pushl %fs
 	pushl %es
 	pushl %ds
 	pushal
 	movl $KERNEL_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es
+	xorl %eax, %eax		/* the kernel runs with null %fs and %gs: a frame saved */
+	movl %eax, %fs		/* in the kernel never holds a TLS selector that a later */
+	movl %eax, %gs		/* switch could leave naming an empty slot */
 	pushl %esp		/* struct pt_regs * */
 	call trap_dispatch
 	addl $4, %esp
+	.globl ret_from_trap
+ret_from_trap:
 	popal
 	popl %ds
 	popl %es
+	popl %fs
+	popl %gs
 	addl $8, %esp		/* the vector and the error code */
 	iret
+
+/* void start_user(struct pt_regs *regs): a new process's first return to ring 3. */
+	.globl start_user
+start_user:
+	movl 4(%esp), %esp
+	jmp ret_from_trap
 
 	.section .rodata
 	.align 4
@@ -97,9 +114,11 @@ vector_table:
 	.long vector\n
 	.endr
 	.globl spurious_vector_entry, call_function_vector_entry, reschedule_vector_entry
-	.globl local_timer_vector_entry
+	.globl local_timer_vector_entry, syscall_vector_entry
 local_timer_vector_entry:
 	.long vector239
+syscall_vector_entry:
+	.long vector128
 spurious_vector_entry:
 	.long vector255
 call_function_vector_entry:

@@ -1,7 +1,8 @@
 /*
  * idt.c: the Interrupt Descriptor Table: 32 exceptions, 16 PIC interrupts,
- * 32 MSI-X vectors, the local APIC timer, two interprocessor interrupts and
- * the local APIC's spurious vector.
+ * 32 MSI-X vectors, the local APIC timer, two interprocessor interrupts,
+ * the local APIC's spurious vector, and int 0x80, the system call, the one
+ * gate ring 3 may use.
  */
 #include <asm/apic.h>
 #include <asm/desc.h>
@@ -24,16 +25,18 @@ struct idt_ptr {
 
 extern const u32 vector_table[NR_VECTORS];
 extern const u32 spurious_vector_entry, call_function_vector_entry, reschedule_vector_entry;
-extern const u32 local_timer_vector_entry;
+extern const u32 local_timer_vector_entry, syscall_vector_entry;
 static struct idt_gate idt[256];
 
-static void set_gate(int n, u32 entry)
+static void set_gate_dpl(int n, u32 entry, u8 type_attr)
 {
 	idt[n].offset_low = entry & 0xffff;
 	idt[n].offset_high = entry >> 16;
 	idt[n].selector = KERNEL_CS;
-	idt[n].type_attr = 0x8e;
+	idt[n].type_attr = type_attr;
 }
+
+static void set_gate(int n, u32 entry) { set_gate_dpl(n, entry, 0x8e); }
 
 void idt_load(void)
 {
@@ -50,5 +53,6 @@ void idt_init(void)
 	set_gate(CALL_FUNCTION_VECTOR, call_function_vector_entry);
 	set_gate(RESCHEDULE_VECTOR, reschedule_vector_entry);
 	set_gate(SPURIOUS_APIC_VECTOR, spurious_vector_entry);
+	set_gate_dpl(SYSCALL_VECTOR, syscall_vector_entry, 0xee); /* DPL 3: int 0x80 from ring 3 */
 	idt_load();
 }

@@ -33,6 +33,7 @@
 #include <kobold/string.h>
 #include <kobold/rtc.h>
 #include <kobold/sched.h>
+#include <kobold/syscalls.h>
 #include <kobold/suspend.h>
 #include <kobold/sysdev.h>
 #include <kobold/tty.h>
@@ -115,6 +116,7 @@ void kmain(u32 magic, u32 mbi_phys)
 	pr_info("Command line: %s\n", saved_command_line());
 	pc_bda_copy();		   /* what we need of page 0, before it goes */
 	gdt_init();		   /* flat segments we own */
+	tss_init();		   /* ring 3's way back into the kernel; SSE for processes */
 	idt_init();		   /* exceptions now oops instead of rebooting */
 	init_IRQ();		   /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
 	initrd_save(mbi);	   /* where the initramfs archives are, for later */
@@ -168,5 +170,7 @@ void kmain(u32 magic, u32 mbi_phys)
 	lkdtm_run();		/* a deliberate crash, when asked for */
 	udevd_flush_work();	/* udevd handles the boot's events, as udevadm settle at boot */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
+	if (init_requested())
+		run_init_process(); /* init=: PID 1 becomes that program */
 	shell_run();
 }

@@ -22,6 +22,7 @@
 #include <kobold/slab.h>
 #include <kobold/softlockup.h>
 #include <kobold/string.h>
+#include <kobold/syscalls.h>
 #include <kobold/time.h>
 #include <kobold/timer.h>
 
@@ -115,6 +116,7 @@ void schedule(void)
 		rq->curr = next;
 		rq->prev = prev;
 		next->thread_info->cpu = rq->cpu;
+		switch_user_state(prev, next); /* cr3, TSS esp0, TLS, FPU (kernel/process.c) */
 		switch_to(&prev->thread.esp, next->thread.esp);
 		finish_switch(); /* now on prev's stack again, maybe on another CPU */
 	}

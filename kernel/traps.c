@@ -4,6 +4,7 @@
  * with symbol names), and then the kernel panics.
  */
 #include <asm/apic.h>
+#include <asm/desc.h>
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <asm/traps.h>
@@ -12,6 +13,7 @@
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/smp.h>
+#include <kobold/syscalls.h>
 
 #define PF_WRITE 0x02
 #define PF_PRESENT 0x01
@@ -149,7 +151,7 @@ static void irq_handle(struct pt_regs *regs)
 		irq_lock_release(); /* the iret turns interrupts back on */
 }
 
-void trap_dispatch(struct pt_regs *regs)
+static void __trap_dispatch(struct pt_regs *regs)
 {
 	if ((regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) ||
 	    regs->vector == LOCAL_TIMER_VECTOR || regs->vector == RESCHEDULE_VECTOR) {
@@ -166,5 +168,27 @@ void trap_dispatch(struct pt_regs *regs)
 		irq_count_spurious();
 		return;
 	}
+	if (regs->vector == SYSCALL_VECTOR)
+		return; /* user_trap_exit runs it */
+	if (regs->vector == 14 && do_page_fault(regs, read_cr2()))
+		return;
+	if (do_user_trap(regs))
+		return;
 	die(regs);
+}
+
+/*
+ * Every trap and interrupt; one from ring 3 ends with the system call and
+ * signals. The way back to ring 3 ends with interrupts off and the
+ * interrupt lock taken (exit_to_user_mode's last look): the iret turns
+ * interrupts on, so the lock goes first, or every other CPU would wait on
+ * it while the process runs.
+ */
+void trap_dispatch(struct pt_regs *regs)
+{
+	__trap_dispatch(regs);
+	if (user_mode(regs)) {
+		user_trap_exit(regs);
+		irq_lock_release();
+	}
 }

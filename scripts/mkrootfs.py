@@ -51,6 +51,7 @@ def main():
             out.append("slink /%s /bin/busybox 0777 0 0" % p)
     for name in sorted(os.listdir(etc)):
         out.append("file /etc/%s %s 0644 0 0" % (name, os.path.abspath(os.path.join(etc, name))))
+    out.append("slink /etc/mtab /proc/mounts 0777 0 0")  # busybox df and mount -a read it
     print("\n".join(out))
 
 

@@ -18,6 +18,7 @@
 #include <kobold/slab.h>
 #include <kobold/smp_lock.h>
 #include <kobold/string.h>
+#include <kobold/syscalls.h>
 #include <kobold/tty.h>
 #include <kobold/udevd.h>
 
@@ -208,6 +209,14 @@ static int execute_one(struct shell *sh)
 		return 0;
 	c = find_command(sh->cmdline.argv[0]);
 	if (!c) {
+		int status = shell_run_program(sh->cmdline.argc, sh->cmdline.argv); /* a program in PATH */
+
+		if (status >= 0)
+			return status;
+		if (status != -ENOENT) {
+			sh_err("kobold: %s: %s\n", sh->cmdline.argv[0], kstrerror(status));
+			return 126;
+		}
 		sh_err("%s: command not found\n", sh->cmdline.argv[0]);
 		return 127;
 	}

@@ -17,6 +17,8 @@
 #include <kobold/string.h>
 #include <kobold/time.h>
 #include <kobold/tty.h>
+#include <kobold/syscalls.h>
+#include <kobold/uaccess.h>
 
 /* Every line there is; walked and changed with interrupts off (drivers' interrupts look too). */
 static LIST_HEAD(tty_list);
@@ -161,7 +163,7 @@ static int wait_for_input(struct tty_struct *tty, unsigned int amt, unsigned lon
 		prepare_to_wait(&tty->read_wait, &wait);
 		if (read_ready(tty, amt) || (deadline && (long)(jiffies - deadline) >= 0))
 			break;
-		if (signal_pending()) {
+		if (signal_pending() || user_signal_pending()) { /* ^C, or a process's signal */
 			finish_wait(&tty->read_wait, &wait);
 			return -EINTR;
 		}
@@ -340,7 +342,8 @@ int tty_ioctl(struct tty_struct *tty, unsigned int cmd, void *arg)
 		*(int *)arg = (int)n_tty_chars_in_buffer(tty);
 		return 0;
 	case TIOCSCTTY:
-		tty->session = current->pid; /* the caller's session: Kobold's sessions are its pid */
+		tty->session = current->pid;					    /* the caller's session: Kobold's sessions are its pid */
+		tty->pgrp = current->user.pgrp ? current->user.pgrp : current->pid; /* in front */
 		return 0;
 	}
 	return -ENOTTY;
@@ -395,10 +398,44 @@ ssize_t tty_file_write(struct file *file, const char *buf, size_t n, loff_t *pos
 	return r;
 }
 
+/* A process's ioctl: the argument copied in and out by tty_ioctl_arg_size's rule. */
+static long tty_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct tty_struct *tty = tty_from_file(file);
+	bool in, out;
+	size_t size = tty_ioctl_arg_size(cmd, &in, &out);
+	u8 k[64];
+	long r;
+
+	if (!tty)
+		return -EIO;
+	r = in && copy_from_user(k, (const void __user *)arg, size) ? -EFAULT : 0;
+	if (!r)
+		r = tty_ioctl(tty, cmd, size ? k : NULL);
+	if (!r && out && copy_to_user((void __user *)arg, k, size))
+		r = -EFAULT;
+	tty_kref_put(tty);
+	return r;
+}
+
+static unsigned int tty_file_poll(struct file *file)
+{
+	struct tty_struct *tty = tty_from_file(file);
+	unsigned int mask;
+
+	if (!tty)
+		return TTY_POLLIN | TTY_POLLHUP;
+	mask = tty_poll(tty);
+	tty_kref_put(tty);
+	return mask;
+}
+
 const struct file_operations tty_fops = {
 	.open = tty_open,
 	.read = tty_file_read,
 	.write = tty_file_write,
+	.unlocked_ioctl = tty_file_ioctl,
+	.poll = tty_file_poll,
 };
 
 static struct cdev tty0_cdev, console_cdev;

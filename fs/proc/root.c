@@ -28,8 +28,10 @@ static const struct proc_entry proc_entries[] = {
 	{ "interrupts", show_interrupts },
 	{ "iomem", proc_show_iomem },
 	{ "ioports", proc_show_ioports },
+	{ "loadavg", proc_show_loadavg },
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
+	{ "stat", proc_show_stat },
 	{ "uptime", proc_show_uptime },
 	{ "version", proc_show_version },
 };
@@ -81,19 +83,26 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 			return *out ? 0 : -ENOMEM;
 		}
 	}
-	return -ENOENT;
+	return proc_pid_lookup(dir, name, out); /* self, PID (fs/proc/base.c) */
 }
 
 static int proc_readdir(struct file *file, const char *after, struct vfs_dirent *out)
 {
+	struct vfs_dirent pid;
+	int have_pid = proc_pid_readdir(after, &pid);
+
 	for (size_t i = 0; i < ARRAY_SIZE(proc_entries); i++) {
 		if (!after || strcmp(proc_entries[i].name, after) > 0) {
+			if (have_pid && strcmp(pid.name, proc_entries[i].name) < 0)
+				break;
 			strscpy(out->name, proc_entries[i].name, sizeof(out->name));
 			out->type = S_IFREG;
 			return 1;
 		}
 	}
-	return 0;
+	if (have_pid)
+		*out = pid;
+	return have_pid;
 }
 
 /* The text is made once, at open, so that a reader sees one consistent snapshot. */
@@ -136,6 +145,8 @@ static const struct file_operations proc_file_operations = {
 
 static void proc_evict_inode(struct inode *inode)
 {
+	if (proc_pid_inode(inode))
+		proc_pid_evict(inode);
 	kfree(inode);
 }
 

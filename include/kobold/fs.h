@@ -30,6 +30,7 @@ typedef s64 loff_t;
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
 #define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 #endif
 
 /* open() flags, with Linux's values. */
@@ -107,6 +108,9 @@ struct file_operations {
 	/* The first entry whose name sorts after `after` (NULL: the first): 1, 0 at the end. */
 	int (*readdir)(struct file *file, const char *after, struct vfs_dirent *out);
 	int (*release)(struct inode *inode, struct file *file);
+	/* Optional, for processes: a device's ioctl (-ENOTTY without), poll's ready mask. */
+	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+	unsigned int (*poll)(struct file *file);
 };
 
 /*
@@ -176,6 +180,7 @@ struct file {
 	loff_t f_pos;
 	char *f_dirpos; /* readdir: the last name returned */
 	void *private_data;
+	int f_count; /* references beyond the opener's (dup, fork): fput closes at the last */
 };
 
 /* ---- for filesystems ---- */

@@ -17,9 +17,19 @@ size_t proc_show_cpuinfo(char *buf, size_t size);     /* kernel/cpuinfo.c */
 size_t proc_show_filesystems(char *buf, size_t size); /* fs/super.c */
 size_t proc_show_iomem(char *buf, size_t size);	      /* kernel/resource.c */
 size_t proc_show_ioports(char *buf, size_t size);     /* kernel/resource.c */
+size_t proc_show_loadavg(char *buf, size_t size);     /* fs/proc/base.c */
+size_t proc_show_stat(char *buf, size_t size);	      /* fs/proc/base.c */
 size_t proc_show_meminfo(char *buf, size_t size);     /* fs/proc/meminfo.c */
 size_t proc_show_mounts(char *buf, size_t size);      /* fs/namespace.c */
 size_t proc_show_uptime(char *buf, size_t size);      /* fs/proc/uptime.c */
 size_t proc_show_version(char *buf, size_t size);     /* fs/proc/version.c */
+
+struct inode;
+struct vfs_dirent;
+/* fs/proc/base.c: /proc/self and /proc/PID beside the fixed files. */
+int proc_pid_lookup(struct inode *dir, const char *name, struct inode **out);
+int proc_pid_readdir(const char *after, struct vfs_dirent *out);
+bool proc_pid_inode(struct inode *inode);
+void proc_pid_evict(struct inode *inode);
 
 #endif

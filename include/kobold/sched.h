@@ -29,6 +29,43 @@
 
 #define PF_KTHREAD 0x1 /* a kernel thread: `ps` shows it in brackets */
 
+struct mm_struct;
+struct files_struct;
+struct fs_struct;
+struct sighand_struct;
+struct completion;
+
+/*
+ * What a process has beyond a kernel thread (kernel/fork.c, exit.c,
+ * signal.c): its address space, open files, cwd, signals, family and
+ * identity, as Linux's task_struct holds them.
+ */
+struct user_task {
+	struct mm_struct *mm;
+	struct files_struct *files;
+	struct fs_struct *fs;
+	struct sighand_struct *sighand;
+	u64 blocked, pending; /* signal bit (sig - 1) */
+	u64 saved_blocked;    /* sigsuspend's: back after the handler */
+	bool restore_blocked;
+	int tgid, pgrp, session;
+	unsigned int uid, euid, gid, egid;
+	unsigned long nproc_limit;     /* RLIMIT_NPROC */
+	struct task_struct *parent;    /* real parent: gets SIGCHLD, waits */
+	struct list_head children;     /* its children, living and zombie */
+	struct list_head sibling;      /* in its parent's children */
+	int exit_state;		       /* EXIT_ZOMBIE once exited, until reaped */
+	int exit_status;	       /* wait4's status word */
+	u32 clear_child_tid;	       /* CLONE_CHILD_CLEARTID / set_tid_address */
+	struct completion *vfork_done; /* the vfork parent, woken at exec or exit */
+	u64 tls_array[3];	       /* GDT slots 6-8 while it runs */
+	void *fpu;		       /* 512 bytes of fxsave state, 16-aligned */
+	void *fpu_alloc;
+	unsigned long start_time; /* jiffies at fork */
+	unsigned long stime;	  /* ticks in the kernel */
+	bool orphan;		  /* its parent died: PID 1 adopted it */
+};
+
 /* What switch_to() keeps of a thread that is not running: its stack pointer. */
 struct thread_struct {
 	unsigned long esp;
@@ -66,6 +103,7 @@ struct task_struct {
 	struct tty_struct *tty;	    /* the console it answers (Linux: signal->tty) */
 	bool sigint, sigint_echoed; /* Ctrl-C came for it; its ^C is on the screen */
 	u64 signal_deadline;	    /* signal_set_deadline's, 0 for none */
+	struct user_task user;	    /* a process's own: NULL mm for a kernel thread */
 };
 
 /* The running thread, on this CPU: from the thread_info its stack begins with. */

@@ -1,4 +1,8 @@
-/* signal.h: Ctrl-C for long-running commands (Kobold has no signals yet: a flag per thread). */
+/*
+ * signal.h: Ctrl-C for the shell's long-running commands (a flag per
+ * thread), and the signals of processes (kernel/signal.c), with Linux
+ * i386's numbers, sigaction and frame.
+ */
 #ifndef KOBOLD_SIGNAL_H
 #define KOBOLD_SIGNAL_H
 
@@ -36,5 +40,83 @@ bool signal_deadline_passed(void);
  * echoing ^C if no loop did; true if there was one.
  */
 bool console_take_interrupt(void);
+
+#define SIGHUP 1
+#define SIGINT 2
+#define SIGQUIT 3
+#define SIGILL 4
+#define SIGTRAP 5
+#define SIGABRT 6
+#define SIGBUS 7
+#define SIGFPE 8
+#define SIGKILL 9
+#define SIGUSR1 10
+#define SIGSEGV 11
+#define SIGUSR2 12
+#define SIGPIPE 13
+#define SIGALRM 14
+#define SIGTERM 15
+#define SIGSTKFLT 16
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG 23
+#define SIGXCPU 24
+#define SIGXFSZ 25
+#define SIGVTALRM 26
+#define SIGPROF 27
+#define SIGWINCH 28
+#define SIGIO 29
+#define SIGPWR 30
+#define SIGSYS 31
+#define _NSIG 64
+
+#define SIG_DFL 0UL
+#define SIG_IGN 1UL
+#define SA_NOCLDSTOP 0x00000001
+#define SA_NOCLDWAIT 0x00000002
+#define SA_SIGINFO 0x00000004
+#define SA_RESTORER 0x04000000
+#define SA_ONSTACK 0x08000000
+#define SA_RESTART 0x10000000
+#define SA_NODEFER 0x40000000
+#define SA_RESETHAND 0x80000000
+
+#define sigmask(sig) (1ULL << ((sig) - 1))
+
+/* The kernel's sigaction: rt_sigaction's layout on i386. */
+struct k_sigaction {
+	unsigned long handler;
+	unsigned long flags;
+	unsigned long restorer;
+	u64 mask;
+};
+
+/* A process's handlers (shared by CLONE_SIGHAND; counted). */
+struct sighand_struct {
+	int count;
+	struct k_sigaction action[_NSIG];
+};
+
+struct task_struct;
+struct pt_regs;
+
+/* Sends sig to p (0 checks only): 0, -EINVAL, -EPERM. Any context. */
+int send_sig(int sig, struct task_struct *p);
+/* Sends sig to every process of group pgrp: 0, or -ESRCH if none (the tty's ^C). */
+int kill_pgrp(int pgrp, int sig);
+/* An unblocked signal waits for p. */
+bool task_sigpending(struct task_struct *p);
+/* On the way back to user mode: runs the default action or sets up the handler's frame. */
+void do_signal(struct pt_regs *regs);
+/* A fault in user mode: sig now, even if blocked or ignored (it would fault again). */
+void force_sig(int sig, struct task_struct *p);
+struct sighand_struct *sighand_alloc(const struct sighand_struct *copy);
+void sighand_put(struct sighand_struct *sh);
+/* At execve: handlers go back to SIG_DFL, ignored signals stay ignored. */
+void flush_signal_handlers(struct task_struct *p);
 
 #endif

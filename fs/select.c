@@ -1,0 +1,190 @@
+/*
+ * select.c: poll, ppoll and select (Linux's fs/select.c), by asking each
+ * file's poll operation for its ready mask (a file without one is always
+ * ready, as a regular file is) and, if none is ready, looking again at
+ * each tick until the timeout or a signal. Linux sleeps on every file's
+ * wait queue instead; the tick keeps this short.
+ */
+#include <kobold/errno.h>
+#include <kobold/fdtable.h>
+#include <kobold/sched.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/syscalls.h>
+#include <kobold/time.h>
+#include <kobold/uaccess.h>
+
+#define POLLIN 0x001
+#define POLLPRI 0x002
+#define POLLOUT 0x004
+#define POLLERR 0x008
+#define POLLHUP 0x010
+#define POLLNVAL 0x020
+#define MAX_POLL 1024
+
+struct pollfd {
+	int fd;
+	short events, revents;
+};
+
+static unsigned int file_poll(struct file *f)
+{
+	return f->f_op->poll ? f->f_op->poll(f) : POLLIN | POLLOUT;
+}
+
+static int poll_once(struct pollfd *fds, unsigned int n)
+{
+	int ready = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct file *f = fget(current->user.files, fds[i].fd);
+		unsigned int m;
+
+		if (fds[i].fd < 0) {
+			fds[i].revents = 0;
+			continue;
+		}
+		m = f ? file_poll(f) & ((unsigned short)fds[i].events | POLLERR | POLLHUP) : POLLNVAL;
+		fds[i].revents = (short)m;
+		if (m)
+			ready++;
+	}
+	return ready;
+}
+
+/* Ticks to wait: -1 for ever. */
+static long sleep_tick(long *ticks)
+{
+	int depth;
+
+	if (*ticks == 0)
+		return 0;
+	if (user_signal_pending())
+		return -EINTR;
+	depth = sys_sleep_begin();
+	schedule_timeout_interruptible(1);
+	sys_sleep_end(depth);
+	if (*ticks > 0)
+		(*ticks)--;
+	return 1;
+}
+
+static long do_poll(struct pollfd __user *ufds, unsigned int n, long ticks)
+{
+	struct pollfd *k;
+	long r;
+
+	if (n > MAX_POLL)
+		return -EINVAL;
+	k = kmalloc(n * sizeof(*k) + 1);
+	if (!k)
+		return -ENOMEM;
+	r = copy_from_user(k, ufds, n * sizeof(*k)) ? -EFAULT : 0;
+	while (!r) {
+		r = poll_once(k, n);
+		if (r)
+			break;
+		r = sleep_tick(&ticks);
+		if (r == 1)
+			r = 0;
+		else
+			break;
+	}
+	if (r >= 0 && copy_to_user(ufds, k, n * sizeof(*k)))
+		r = -EFAULT;
+	kfree(k);
+	return r;
+}
+
+static long ms_to_ticks(long ms) { return ms < 0 ? -1 : (ms * HZ + 999) / 1000; }
+
+long sys_poll(struct pollfd __user *ufds, unsigned int n, int timeout_ms)
+{
+	return do_poll(ufds, n, ms_to_ticks(timeout_ms));
+}
+
+struct timespec64 {
+	s64 tv_sec;
+	long tv_nsec;
+	long pad;
+};
+
+struct timespec32 {
+	s32 tv_sec, tv_nsec;
+};
+
+long sys_ppoll(struct pollfd __user *ufds, unsigned int n, const struct timespec64 __user *ts,
+	       const u64 __user *mask, size_t sz)
+{
+	struct timespec64 t;
+
+	if (ts && copy_from_user(&t, ts, 12))
+		return -EFAULT;
+	return do_poll(ufds, n, ts ? (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ)) : -1);
+}
+
+long sys_ppoll32(struct pollfd __user *ufds, unsigned int n, const struct timespec32 __user *ts,
+		 const u64 __user *mask, size_t sz)
+{
+	struct timespec32 t;
+
+	if (ts && copy_from_user(&t, ts, sizeof(t)))
+		return -EFAULT;
+	return do_poll(ufds, n, ts ? (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ)) : -1);
+}
+
+struct timeval32 {
+	s32 tv_sec, tv_usec;
+};
+
+/* select's three sets, as pollfds; back into the sets after. */
+long sys_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
+		struct timeval32 __user *tvp)
+{
+	u32 in[NR_OPEN_DEFAULT / 32] = { 0 }, out[NR_OPEN_DEFAULT / 32] = { 0 };
+	size_t bytes = (size_t)(ALIGN_UP(n, 32) / 8);
+	struct timeval32 tv;
+	long ticks = -1, ready = 0;
+
+	if (n < 0 || n > NR_OPEN_DEFAULT)
+		return -EINVAL;
+	if ((inp && copy_from_user(in, inp, bytes)) || (outp && copy_from_user(out, outp, bytes)))
+		return -EFAULT;
+	if (tvp) {
+		if (copy_from_user(&tv, tvp, sizeof(tv)))
+			return -EFAULT;
+		ticks = (long)tv.tv_sec * HZ + tv.tv_usec / (1000000 / HZ);
+	}
+	for (;;) {
+		u32 rin[NR_OPEN_DEFAULT / 32] = { 0 }, rout[NR_OPEN_DEFAULT / 32] = { 0 };
+
+		for (int fd = 0; fd < n; fd++) {
+			bool wi = in[fd / 32] & (1u << (fd % 32)), wo = out[fd / 32] & (1u << (fd % 32));
+			struct file *f;
+			unsigned int m;
+
+			if (!wi && !wo)
+				continue;
+			f = fget(current->user.files, fd);
+			if (!f)
+				return -EBADF;
+			m = file_poll(f);
+			if (wi && (m & (POLLIN | POLLHUP | POLLERR))) {
+				rin[fd / 32] |= 1u << (fd % 32);
+				ready++;
+			}
+			if (wo && (m & (POLLOUT | POLLERR))) {
+				rout[fd / 32] |= 1u << (fd % 32);
+				ready++;
+			}
+		}
+		if (ready || ticks == 0) {
+			if ((inp && copy_to_user(inp, rin, bytes)) ||
+			    (outp && copy_to_user(outp, rout, bytes)) || (exp && clear_user(exp, bytes)))
+				return -EFAULT;
+			return ready;
+		}
+		if (sleep_tick(&ticks) < 0)
+			return -EINTR;
+	}
+}

@@ -1,0 +1,304 @@
+/*
+ * signal.c: signals of processes (Linux's kernel/signal.c): sending
+ * (kill, tgkill, the tty's ^C through kill_pgrp), masks, handlers, and the
+ * default actions: terminate, ignore (SIGCHLD, SIGWINCH, SIGURG, SIGCONT),
+ * and the stop signals, which Kobold ignores (no job control yet). A
+ * signal is acted on when its process returns to user mode (do_signal);
+ * the handler's frame is built by arch/x86's layout in signal_frame.c.
+ */
+#include <asm/ptrace.h>
+#include <kobold/errno.h>
+#include <kobold/irqflags.h>
+#include <kobold/sched.h>
+#include <kobold/signal.h>
+#include <kobold/slab.h>
+#include <kobold/string.h>
+#include <kobold/syscalls.h>
+#include <kobold/uaccess.h>
+#include <kobold/wait.h>
+
+#define SIG_BLOCK 0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+#define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define DEFAULT_IGNORE \
+	(sigmask(SIGCHLD) | sigmask(SIGWINCH) | sigmask(SIGURG) | sigmask(SIGCONT))
+#define DEFAULT_STOP (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
+
+int setup_signal_frame(int sig, struct k_sigaction *ka, u64 oldmask, struct pt_regs *regs);
+
+struct sighand_struct *sighand_alloc(const struct sighand_struct *copy)
+{
+	struct sighand_struct *sh = kzalloc(sizeof(*sh));
+
+	if (!sh)
+		return NULL;
+	if (copy)
+		memcpy(sh->action, copy->action, sizeof(sh->action));
+	sh->count = 1;
+	return sh;
+}
+
+void sighand_put(struct sighand_struct *sh)
+{
+	if (sh && --sh->count == 0)
+		kfree(sh);
+}
+
+void flush_signal_handlers(struct task_struct *p)
+{
+	struct k_sigaction *ka = p->user.sighand->action;
+
+	for (int i = 0; i < _NSIG; i++) {
+		if (ka[i].handler != SIG_IGN)
+			ka[i].handler = SIG_DFL;
+		ka[i].flags = 0;
+		ka[i].mask = 0;
+	}
+}
+
+static bool sig_ignored(struct task_struct *p, int sig)
+{
+	unsigned long h = p->user.sighand->action[sig - 1].handler;
+
+	if (p->user.blocked & sigmask(sig))
+		return false;
+	return h == SIG_IGN || (h == SIG_DFL && (sigmask(sig) & (DEFAULT_IGNORE | DEFAULT_STOP)));
+}
+
+bool task_sigpending(struct task_struct *p) { return p->user.pending & ~p->user.blocked; }
+
+bool user_signal_pending(void) { return current->user.mm && task_sigpending(current); }
+
+void user_sleep(struct wait_queue_entry *w)
+{
+	local_irq_disable();
+	if (!w->woken && !user_signal_pending()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	local_irq_enable();
+}
+
+int send_sig(int sig, struct task_struct *p)
+{
+	unsigned long flags;
+
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	if (!p->user.sighand || p->user.exit_state || p->state == TASK_DEAD)
+		return sig ? 0 : 0;
+	if (sig == 0 || sig_ignored(p, sig))
+		return 0;
+	flags = local_irq_save();
+	p->user.pending |= sigmask(sig);
+	if (task_sigpending(p) && p->state == TASK_INTERRUPTIBLE)
+		wake_up_process(p);
+	local_irq_restore(flags);
+	return 0;
+}
+
+void force_sig(int sig, struct task_struct *p)
+{
+	struct k_sigaction *ka = &p->user.sighand->action[sig - 1];
+
+	unsigned long flags = local_irq_save();
+
+	if (ka->handler == SIG_IGN || (p->user.blocked & sigmask(sig)))
+		ka->handler = SIG_DFL;
+	p->user.blocked &= ~sigmask(sig);
+	p->user.pending |= sigmask(sig);
+	local_irq_restore(flags);
+}
+
+int kill_pgrp(int pgrp, int sig)
+{
+	unsigned long flags = local_irq_save(); /* a task is freed at its last switch */
+	struct task_struct *p;
+	int found = -ESRCH;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		if (p->user.mm && p->user.pgrp == pgrp) {
+			send_sig(sig, p);
+			found = 0;
+		}
+	}
+	local_irq_restore(flags);
+	return found;
+}
+
+static int kill_all(int sig)
+{
+	unsigned long flags = local_irq_save(); /* a task is freed at its last switch */
+	struct task_struct *p;
+	int found = -ESRCH;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		if (p->user.mm && p != current && !is_global_init(p)) {
+			send_sig(sig, p);
+			found = 0;
+		}
+	}
+	local_irq_restore(flags);
+	return found;
+}
+
+long sys_kill(int pid, int sig)
+{
+	struct task_struct *p;
+
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	if (pid > 0) {
+		unsigned long flags = local_irq_save();
+		int err;
+
+		p = find_task_by_pid(pid);
+		err = p && p->user.mm ? send_sig(sig, p) : -ESRCH;
+		local_irq_restore(flags);
+		return err;
+	}
+	if (pid == -1)
+		return kill_all(sig);
+	return kill_pgrp(pid ? -pid : current->user.pgrp, sig);
+}
+
+long sys_tgkill(int tgid, int pid, int sig) { return sys_kill(pid, sig); }
+long sys_tkill(int pid, int sig) { return sys_kill(pid, sig); }
+
+long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
+		      struct k_sigaction __user *oact, size_t sigsetsize)
+{
+	struct k_sigaction *k, new;
+
+	if (sigsetsize != sizeof(u64))
+		return -EINVAL;
+	if (sig < 1 || sig > _NSIG || ((sig == SIGKILL || sig == SIGSTOP) && act))
+		return -EINVAL;
+	k = &current->user.sighand->action[sig - 1];
+	if (act && copy_from_user(&new, act, sizeof(new)))
+		return -EFAULT;
+	if (oact && copy_to_user(oact, k, sizeof(*k)))
+		return -EFAULT;
+	if (act) {
+		new.mask &= ~UNBLOCKABLE;
+		*k = new;
+		if (sig_ignored(current, sig))
+			current->user.pending &= ~sigmask(sig); /* as POSIX: a pending one goes */
+	}
+	return 0;
+}
+
+static int set_blocked(int how, u64 set)
+{
+	u64 *b = &current->user.blocked;
+
+	if (how == SIG_BLOCK)
+		*b |= set;
+	else if (how == SIG_UNBLOCK)
+		*b &= ~set;
+	else if (how == SIG_SETMASK)
+		*b = set;
+	else
+		return -EINVAL;
+	*b &= ~UNBLOCKABLE;
+	return 0;
+}
+
+long sys_rt_sigprocmask(int how, const u64 __user *set, u64 __user *oset, size_t sigsetsize)
+{
+	u64 old = current->user.blocked, new;
+
+	if (sigsetsize != sizeof(u64))
+		return -EINVAL;
+	if (set) {
+		if (copy_from_user(&new, set, sizeof(new)))
+			return -EFAULT;
+		if (set_blocked(how, new))
+			return -EINVAL;
+	}
+	if (oset && copy_to_user(oset, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigpending(u64 __user *set, size_t sigsetsize)
+{
+	u64 p = current->user.pending & current->user.blocked;
+
+	if (sigsetsize != sizeof(u64))
+		return -EINVAL;
+	return copy_to_user(set, &p, sizeof(p)) ? -EFAULT : 0;
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(pause_wait); /* nobody wakes it: only a signal ends the sleep */
+
+long sys_pause(void)
+{
+	wait_event_user(pause_wait, false);
+	return -EINTR; /* -ERESTARTNOHAND in Linux: the caller sees EINTR */
+}
+
+long sys_rt_sigsuspend(const u64 __user *mask, size_t sigsetsize)
+{
+	u64 new;
+
+	if (sigsetsize != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&new, mask, sizeof(new)))
+		return -EFAULT;
+	current->user.saved_blocked = current->user.blocked;
+	current->user.restore_blocked = true;
+	current->user.blocked = new & ~UNBLOCKABLE;
+	wait_event_user(pause_wait, false);
+	return -EINTR;
+}
+
+/* The lowest unblocked pending signal, taken off; 0 if none. */
+static int dequeue_signal(struct task_struct *p)
+{
+	unsigned long flags = local_irq_save(); /* send_sig may come from an interrupt */
+	u64 ready = p->user.pending & ~p->user.blocked;
+	int sig = 0;
+
+	if (ready) {
+		sig = __builtin_ctzll(ready) + 1;
+		p->user.pending &= ~sigmask(sig);
+	}
+	local_irq_restore(flags);
+	return sig;
+}
+
+void do_signal(struct pt_regs *regs)
+{
+	struct task_struct *me = current;
+	u64 oldmask = me->user.restore_blocked ? me->user.saved_blocked : me->user.blocked;
+	struct k_sigaction *ka;
+	int sig;
+
+	while ((sig = dequeue_signal(me))) {
+		ka = &me->user.sighand->action[sig - 1];
+		if (ka->handler == SIG_IGN)
+			continue;
+		if (ka->handler == SIG_DFL) {
+			if (sigmask(sig) & (DEFAULT_IGNORE | DEFAULT_STOP))
+				continue;
+			do_exit_user(sig); /* wait's status: the signal, no core */
+		}
+		me->user.restore_blocked = false;
+		if (setup_signal_frame(sig, ka, oldmask, regs)) {
+			force_sig(SIGSEGV, me);
+			continue;
+		}
+		me->user.blocked |= ka->mask | (ka->flags & SA_NODEFER ? 0 : sigmask(sig));
+		me->user.blocked &= ~UNBLOCKABLE;
+		if (ka->flags & SA_RESETHAND)
+			ka->handler = SIG_DFL;
+		return;
+	}
+	if (me->user.restore_blocked) {
+		me->user.blocked = me->user.saved_blocked;
+		me->user.restore_blocked = false;
+	}
+}

@@ -1,0 +1,135 @@
+"""test_userspace.py: Linux i386 programs on Kobold, in one boot per CPU count: the
+usertests suite against Linux's recorded run, busybox's sh with a script (a pipeline, a
+loop, a sysfs write, proc, ps), Ctrl-C of sleep, executables that must be refused with
+ENOEXEC, and memory back to its level once every process is gone."""
+import os
+import re
+import struct
+import subprocess
+import sys
+import time
+
+import pytest
+
+import kobold
+
+ROOT = kobold.ROOT
+BUILD = os.path.dirname(kobold.KERNEL)
+ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")
+GEN = os.path.join(ROOT, "scripts", "gen_init_cpio.py")
+LINUX = os.path.join(ROOT, "tests", "user", "usertests-linux.txt")
+
+
+def bad_executables():
+    """Files execve must refuse with ENOEXEC: (name, bytes)."""
+    with open(os.path.join(BUILD, "user", "usertests"), "rb") as f:
+        good = bytearray(f.read())
+    phoff, = struct.unpack_from("<I", good, 28)
+    absurd = bytearray(good)  # the first PT_LOAD's p_memsz reaches over the kernel
+    for i in range(struct.unpack_from("<H", good, 44)[0]):
+        if struct.unpack_from("<I", good, phoff + 32 * i)[0] == 1:  # the first PT_LOAD
+            struct.pack_into("<I", absurd, phoff + 32 * i + 20, 0xF0000000)
+            break
+    wrong_arch = bytearray(good[:64])
+    struct.pack_into("<H", wrong_arch, 18, 62)  # e_machine EM_X86_64
+    return [("bad-magic", b"hello, world\n"), ("bad-segment", bytes(absurd)),
+            ("bad-arch", bytes(wrong_arch) + bytes(4096)), ("no-interp", b"#!\n"),
+            ("truncated", bytes(good[:40]))]
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory):
+    for target in ("rootfs", "user"):
+        p = subprocess.run(["make", "-s", target], cwd=ROOT, capture_output=True, text=True,
+                           timeout=900)
+        assert p.returncode == 0, p.stdout + p.stderr
+    tmp = tmp_path_factory.mktemp("userspace")
+    entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0", "dir /usr/share 0755 0 0"]
+    for prog in ("usertests", "lsblk", "ueventmon"):
+        entries.append("file /usr/bin/%s %s 0755 0 0" % (prog, os.path.join(BUILD, "user", prog)))
+    entries.append("file /usr/share/scenario.sh %s 0755 0 0"
+                   % os.path.join(ROOT, "tests", "user", "scenario.sh"))
+    script = tmp / "script-ok"
+    script.write_text("#!/bin/sh\necho \"script ran: $0 $1\"\n")
+    entries.append("file /usr/bin/script-ok %s 0755 0 0" % script)
+    for name, data in bad_executables():
+        (tmp / name).write_bytes(data)
+        entries.append("file /usr/bin/%s %s 0755 0 0" % (name, tmp / name))
+    out = tmp / "user.cpio"
+    with open(out, "wb") as f:
+        subprocess.run([sys.executable, GEN, "-"], input="\n".join(entries).encode(), stdout=f,
+                       check=True)
+    return "%s,%s" % (ROOTFS, out)
+
+
+# On 1 and 2 CPUs; a run that chose its CPUs (KOBOLD_SMP=N) boots with those only.
+CPUS = [kobold.SMP] if kobold.SMP else ["1", "2"]
+
+
+@pytest.fixture(scope="module", params=CPUS, ids=["smp" + n for n in CPUS])
+def k(request, images):
+    k = kobold.boot(qemu_args=["-initrd", images, "-smp", request.param])
+    yield k
+    k.close()
+
+
+def test_usertests_as_on_linux(k):
+    """Each test passes as on Debian's Linux (tests/user/usertests-linux.txt); a test
+    that may differ must be named in docs/differences.md."""
+    out = k.run("usertests", timeout=180)
+    results = {name: res for res, name in re.findall(r"^(ok|FAIL) (\w+)", out, re.M)}
+    with open(LINUX) as f:
+        linux = re.findall(r"^ok (\w+)$", f.read(), re.M)
+    with open(os.path.join(ROOT, "docs", "differences.md")) as f:
+        documented = f.read()
+    assert linux and set(results) == set(linux), out
+    for name in linux:
+        assert results[name] == "ok" or "`%s`" % name in documented, out
+    assert re.search(r"usertests: \d+ passed, \d+ failed", out), out
+    # the kernel's log lines: Linux 2.6.25's unhandled SIGSEGV, and an unknown call once
+    assert re.search(r"usertests\[\d+\]: segfault at 8 ip [0-9a-f]{8} sp [0-9a-f]{8} error 6 "
+                     r"in usertests\[8049000\+[0-9a-f]+\]\n", out), out
+    assert out.count("system call unknown (1000) is not implemented: ENOSYS") == 1, out
+
+
+def test_busybox_sh_runs_a_script(k):
+    out = k.run("sh /usr/share/scenario.sh one", timeout=60)
+    assert "pipeline: 3\n" in out, out
+    assert "loop 1\nloop 2\nloop 3\n" in out, out
+    assert "ro: 1\n" in out, out
+    assert "proc: (cut)\n" in out, out
+    assert "ps: 1\n" in out, out
+    assert "slept\n" in out, out
+    assert "args: /usr/share/scenario.sh 1\n" in out, out
+    assert k.run("cat /sys/class/sbd/sbd0/ro") == "0\n"
+
+
+def test_script_with_an_interpreter(k):
+    assert k.run("script-ok arg") == "script ran: /usr/bin/script-ok arg\n"
+
+
+@pytest.mark.parametrize("name", ["bad-magic", "bad-segment", "bad-arch", "no-interp",
+                                  "truncated"])
+def test_bad_executable_is_enoexec(k, name):
+    assert k.run(name) == "kobold: %s: Exec format error\n" % name
+    assert k.run("busybox echo alive") == "alive\n"
+
+
+def test_ctrl_c_stops_sleep(k):
+    k.send("busybox sleep 20\r")
+    time.sleep(1)
+    start = time.time()
+    k.send("\x03")
+    k.expect(kobold.PROMPT, timeout=10)
+    assert time.time() - start < 3
+
+
+def test_processes_leave_nothing_behind(k):
+    k.run("busybox true")
+    before = k.snapshot()
+    k.run("usertests fork_wait_exit dup_and_pipe exec_with_args", timeout=60)
+    k.run("sh -c 'echo a | cat > /dev/null'")
+    after = k.snapshot()
+    assert before["BytesInUse"] == after["BytesInUse"], (before, after)
+    assert before["ObjectsInUse"] == after["ObjectsInUse"], (before, after)
+    assert before["kobjects"] == after["kobjects"]
