@@ -11,6 +11,7 @@
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
 #include <kobold/slab.h>
+#include <kobold/smp.h>
 #include <kobold/string.h>
 
 #define PTE_PRESENT 0x001
@@ -35,7 +36,9 @@ static inline void flush_tlb_one(unsigned long addr)
 	__asm__ volatile("invlpg (%0)" : : "r"(addr) : "memory");
 }
 
-static u32 *current_pgd;
+/* The page directory each CPU has loaded (NULL: not yet switched). */
+static u32 *loaded_pgd[NR_CPUS];
+#define current_pgd (loaded_pgd[smp_processor_id()])
 
 void switch_mm(struct mm_struct *mm)
 {
