@@ -468,6 +468,6 @@ int kernel_execve(const char *path, char *const argv[], char *const envp[])
 		return err;
 	current->flags &= ~PF_KTHREAD;
 	user_trap_exit(&regs); /* returns with interrupts off, until the iret */
-	irq_lock_release(); /* the iret turns interrupts on (kernel/irq_lock.c) */
+	irq_lock_release();    /* the iret turns interrupts on (kernel/irq_lock.c) */
 	start_user(&regs);
 }

@@ -92,7 +92,7 @@ static int ret_from_fork(void *data)
 		put_user(current->pid, (int __user *)tidptr);
 	regs.vector = 0;
 	user_trap_exit(&regs); /* a signal already pending, a reschedule */
-	irq_lock_release(); /* the iret turns interrupts on (kernel/irq_lock.c) */
+	irq_lock_release();    /* the iret turns interrupts on (kernel/irq_lock.c) */
 	start_user(&regs);
 }
 
