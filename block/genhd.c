@@ -143,6 +143,7 @@ struct gendisk *alloc_disk(void)
 	if (d) {
 		INIT_LIST_HEAD(&d->list);
 		init_waitqueue_head(&d->wait);
+		spin_lock_init(&d->queue_lock);
 	}
 	return d;
 }

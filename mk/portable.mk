@@ -1,8 +1,8 @@
 # portable.mk: the portable C that builds both into the kernel and into the
 # host test binary (no x86 code, no inline assembly).
 PORTABLE_SRCS := lib/kstrtox.c lib/cpio.c lib/strutil.c lib/errname.c lib/ktest.c \
-	lib/rbtree.c lib/rtc.c lib/glob.c kernel/workqueue.c kernel/lockdep.c kernel/resource.c \
-	lib/spinlock_debug.c kernel/preempt.c kernel/runqueue.c kernel/timer.c \
+	lib/rbtree.c lib/rtc.c lib/glob.c lib/klist.c kernel/workqueue.c kernel/lockdep.c kernel/resource.c \
+	lib/spinlock_debug.c kernel/preempt.c kernel/kernel_lock.c kernel/runqueue.c kernel/timer.c \
 	kernel/semaphore.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/waitqueue.c \
 	udev/rules.c udev/event.c lib/kobject.c lib/kobject_uevent.c lib/devmodel_trace.c \
 	shell/parse.c shell/readline.c shell/full_write.c \

@@ -705,7 +705,7 @@ static void kobject_line(struct kobject *kobj, void *arg)
 		strscpy(path, kobj->k_name ? kobj->k_name : "(unnamed)", SYSFS_PATH_MAX);
 	sh_printf("%4u %-11s %s", kobject_refcount(kobj), kobject_state_name(kobj), path);
 	if (kobj->state == KOBJ_STATE_INITIALIZED) {
-		kobject_for_each_live(count_member, &c);
+		__kobject_for_each_live(count_member, &c); /* inside cmd_kobjects' walk */
 		sh_printf(" (not in sysfs%s", kobj->kset ? ", in kset " : "");
 		sh_printf("%s", kobj->kset ? kobject_name(&kobj->kset->kobj) : "");
 		if (c.members)

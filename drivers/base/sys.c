@@ -131,8 +131,9 @@ static void resume_before(struct kobject *cls_k, struct kobject *failed)
 int sysdev_suspend(pm_message_t state)
 {
 	struct kobject *c, *d;
-	int err;
+	int err = 0;
 
+	down_read(&system_subsys.rwsem); /* the classes' lists under it too, as 2.6.10 */
 	list_for_each_entry_reverse(c, &system_subsys.list, entry) {
 		struct sysdev_class *cls = to_cls(c);
 
@@ -143,20 +144,24 @@ int sysdev_suspend(pm_message_t state)
 				pr_err("PM: System device %s failed to suspend: error %d\n",
 				       kobject_name(d), err);
 				resume_before(c, d);
-				return err;
+				goto out;
 			}
 		}
 	}
-	return 0;
+out:
+	up_read(&system_subsys.rwsem);
+	return err;
 }
 
 int sysdev_resume(void)
 {
 	struct kobject *c, *d;
 
+	down_read(&system_subsys.rwsem);
 	list_for_each_entry(c, &system_subsys.list, entry)
 		list_for_each_entry(d, &to_cls(c)->kset.list, entry)
 			resume_one(to_sysdev(d));
+	up_read(&system_subsys.rwsem);
 	return 0;
 }
 
@@ -164,6 +169,7 @@ void sysdev_shutdown(void)
 {
 	struct kobject *c, *d;
 
+	down_read(&system_subsys.rwsem);
 	list_for_each_entry_reverse(c, &system_subsys.list, entry) {
 		struct sysdev_class *cls = to_cls(c);
 
@@ -174,6 +180,7 @@ void sysdev_shutdown(void)
 			cls->shutdown(to_sysdev(d));
 		}
 	}
+	up_read(&system_subsys.rwsem);
 }
 
 int system_bus_init(void)

@@ -1,4 +1,5 @@
 /* lockdep_test.c: the lock validator reports an inverted order, a cycle through a third lock, recursion and a bad unlock, and nothing for a consistent order; then as the lock primitives call it. */
+#include <kobold/device.h>
 #include <kobold/ktest.h>
 #include <kobold/lockdep.h>
 #include <kobold/mutex.h>
@@ -21,6 +22,9 @@ static void init(struct test_lock *l, const char *name, const struct lock_class_
 {
 	lockdep_init_map(&l->dep_map, name, key);
 }
+
+/* A case's report turned lock debugging off: on again for the next case and suite. */
+static void lockdep_test_exit(struct ktest *t) { lockdep_reset(); }
 
 static int lockdep_test_init(struct ktest *t)
 {
@@ -282,6 +286,39 @@ static void lockdep_off_reports_nothing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, lockdep_current()->depth, 0);
 }
 
+/*
+ * Two of the device model's own locks, in the documented order (a device's
+ * dev->sem, then its class's semaphore: probe registers class devices),
+ * then inverted: the report names both, before anyone waits.
+ */
+static void lockdep_device_model_locks_in_both_orders(struct ktest *t)
+{
+	static struct class cls = { .name = "ktest_lockdep" };
+	struct device dev = { 0 };
+	u32 seq = log_seq();
+
+	device_initialize(&dev); /* dev->sem: one class for every device */
+	KTEST_ASSERT_EQ(t, class_register(&cls), 0);
+	down(&dev.sem);
+	down(&cls.sem);
+	up(&cls.sem);
+	up(&dev.sem);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "WARNING"));
+	down(&cls.sem);
+	down(&dev.sem);
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible circular locking dependency detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (&dev->sem), at: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "but task is already holding lock:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (&cls->sem), at: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #1 (&cls->sem):"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #0 (&dev->sem):"));
+	up(&dev.sem);
+	up(&cls.sem);
+	class_unregister(&cls);
+	kobject_forget(&dev.kobj); /* never added: no release to run */
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(lockdep_abba_is_reported_at_the_second_order),
 	KTEST_CASE(lockdep_a_consistent_order_is_no_report),
@@ -294,6 +331,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(lockdep_semaphores_of_count_one_are_locks),
 	KTEST_CASE(lockdep_rwsem_readers_and_rwlock_readers),
 	KTEST_CASE(lockdep_off_reports_nothing),
+	KTEST_CASE(lockdep_device_model_locks_in_both_orders),
 	KTEST_END,
 };
 
@@ -301,6 +339,6 @@ static struct ktest_suite lockdep_suite = {
 	.name = "lockdep",
 	.cases = lockdep_cases,
 	.init = lockdep_test_init,
-	.exit = NULL,
+	.exit = lockdep_test_exit,
 };
 KTEST_SUITE(lockdep_suite);

@@ -11,6 +11,9 @@
 #include <kobold/semaphore.h>
 #include <kobold/spinlock.h>
 
+/* A case's report turned lock debugging off: on again for the next case and suite. */
+static void locking_test_exit(struct ktest *t) { lockdep_reset(); }
+
 static int locking_test_init(struct ktest *t)
 {
 	lockdep_reset(); /* a spinlock report turns lock debugging off, as in Linux */
@@ -254,5 +257,6 @@ static struct ktest_suite locking_suite = {
 	.name = "locking",
 	.cases = locking_cases,
 	.init = locking_test_init,
+	.exit = locking_test_exit,
 };
 KTEST_SUITE(locking_suite);
