@@ -1,9 +1,9 @@
 /*
  * keventd.c: the worker threads of the work queues, Linux 2.6's keventd
  * (events/0) and create_workqueue's NAME/0: each sleeps until work is
- * queued and runs it, one item at a time, each under the big kernel lock,
- * so it never runs beside a shell command (which holds that lock) but runs
- * while the shell waits for a key.
+ * queued and runs it, one item at a time, beside whatever else runs (a
+ * shell command, boot): each item takes the locks of what it touches
+ * (docs/locking.md).
  */
 #include <kobold/kthread.h>
 #include <kobold/printk.h>
@@ -19,11 +19,7 @@ static int worker_thread(void *data)
 		if (list_empty(&wq->pending) && !kthread_should_stop())
 			schedule();
 		__set_current_state(TASK_RUNNING);
-		lock_kernel();
 		run_workqueue_one(wq);
-		unlock_kernel();
-		if (kernel_lock_contended())
-			yield(); /* a shell waits to run a command: it goes first */
 	}
 	return 0;
 }
@@ -38,7 +34,7 @@ int workqueue_start_worker(struct workqueue_struct *wq)
 	return 0;
 }
 
-/* The worker may be waiting for the big kernel lock: it is let go meanwhile. */
+/* The worker may be waiting for the big kernel lock (a VFS call): it is let go meanwhile. */
 void workqueue_stop_worker(struct workqueue_struct *wq)
 {
 	int depth;
@@ -57,7 +53,7 @@ void workqueue_wake_worker(struct workqueue_struct *wq)
 		wake_up_process(wq->worker);
 }
 
-/* The worker needs the big kernel lock: its holder would wait for ever. */
+/* The worker may need the big kernel lock (a VFS call): its holder would wait for ever. */
 bool workqueue_flush_in_caller(struct workqueue_struct *wq)
 {
 	return !wq->worker || current == wq->worker || kernel_locked();

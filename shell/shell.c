@@ -5,12 +5,13 @@
  */
 #include <kobold/console.h>
 #include <kobold/errno.h>
+#include <kobold/mutex.h>
 #include <kobold/readline.h>
+#include <kobold/sched.h>
 #include <kobold/shell.h>
 #include <kobold/shell_fs.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
-#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/udevd.h>
 
@@ -26,6 +27,14 @@ static bool redirect_flushed; /* the file holds output already: the rest is appe
 static int redirect_err;      /* a write to it failed: the rest is dropped, said at the end */
 static bool redirect_open_failed;
 static int nesting; /* lines run from deferred work, inside the current one */
+/*
+ * The shell's own state above (one shell today): held by the shell while
+ * it runs a line, and by deferred work that runs one (udev's RUN+=), which
+ * then waits for the shell's command to end. It is no big lock: the rest
+ * of the kernel (events/0's probes, hotplug, udev's rules) runs beside a
+ * command, under the locks of docs/locking.md.
+ */
+static DEFINE_MUTEX(shell_mutex);
 
 /* The output kept so far goes to the file, as a shell's writes go as they come. */
 static void redirect_flush(void)
@@ -232,12 +241,15 @@ int shell_execute_nested(const char *line)
 		bool redirecting, flushed, open_failed;
 		int err;
 	} *saved = kmalloc(sizeof(*saved));
+	bool mine = shell_mutex.owner == current; /* run from work the shell runs itself */
 	int status;
 
 	if (!saved) {
 		sh_err("kobold: %s\n", kstrerror(-ENOMEM));
 		return 1;
 	}
+	if (!mine)
+		mutex_lock(&shell_mutex);
 	memcpy(&saved->cmdline, &cmdline, sizeof(cmdline));
 	memcpy(saved->buf, redirect_buf, redirect_len);
 	saved->len = redirect_len;
@@ -256,6 +268,8 @@ int shell_execute_nested(const char *line)
 	redirect_flushed = saved->flushed;
 	redirect_open_failed = saved->open_failed;
 	redirect_err = saved->err;
+	if (!mine)
+		mutex_unlock(&shell_mutex);
 	kfree(saved);
 	return status;
 }
@@ -266,7 +280,6 @@ void shell_run(void)
 
 	udevd_set_executor(shell_execute_nested); /* udev's RUN+= runs command lines */
 	rl_init(&rl, console_write, complete);
-	unlock_kernel(); /* boot's: from here on, the shell holds it only while a line runs */
 	for (;;) {
 		kmem_check(NULL); /* overruns and writes after free show up at the next prompt */
 		scnprintf(prompt, sizeof(prompt), "kobold:%s# ", shell_cwd_path());
@@ -279,8 +292,8 @@ void shell_run(void)
 		if (st != RL_LINE)
 			continue;
 		rl_history_add(&rl, rl.line);
-		lock_kernel();
+		mutex_lock(&shell_mutex);
 		shell_execute(rl.line);
-		unlock_kernel();
+		mutex_unlock(&shell_mutex);
 	}
 }
