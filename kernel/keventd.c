@@ -19,7 +19,8 @@ static int worker_thread(void *data)
 		if (list_empty(&wq->pending) && !kthread_should_stop())
 			schedule();
 		__set_current_state(TASK_RUNNING);
-		run_workqueue_one(wq);
+		if (!run_workqueue_one(wq)) /* another thread runs an item of ours: after it */
+			wait_event(wq->idle, !wq->running || kthread_should_stop());
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <kobold/lockdep.h>
 #include <kobold/preempt.h>
 #include <kobold/printk.h>
+#include <kobold/proc_fs.h>
 #include <kobold/string.h>
 #ifndef KOBOLD_HOST
 #include <kobold/param.h>
@@ -409,6 +410,17 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 
 unsigned int lockdep_nr_classes(void) { return nr_classes; }
 unsigned int lockdep_nr_dependencies(void) { return nr_entries; }
+
+/* /proc/lockdep_stats, the lines of Linux's (2.6.18) that Kobold keeps. */
+size_t proc_show_lockdep_stats(char *buf, size_t size)
+{
+	return scnprintf(buf, size,
+			 " lock-classes:                         %5u [max: %u]\n"
+			 " direct dependencies:                  %5u [max: %u]\n"
+			 " debug_locks:                          %5d\n",
+			 nr_classes, MAX_LOCKDEP_KEYS, nr_entries, MAX_LOCKDEP_ENTRIES,
+			 debug_locks ? 1 : 0);
+}
 
 void lockdep_reset(void)
 {

@@ -274,11 +274,22 @@ int shell_execute_nested(const char *line)
 	return status;
 }
 
+/* For udevd's events, whose RUN+= lines run here: see udevd_set_executor_lock. */
+static int shell_enter(void)
+{
+	if (shell_mutex.owner == current)
+		return 0;
+	return mutex_trylock(&shell_mutex) ? 1 : -1;
+}
+
+static void shell_leave(void) { mutex_unlock(&shell_mutex); }
+
 void shell_run(void)
 {
 	enum rl_status st;
 
 	udevd_set_executor(shell_execute_nested); /* udev's RUN+= runs command lines */
+	udevd_set_executor_lock(shell_enter, shell_leave);
 	rl_init(&rl, console_write, complete);
 	for (;;) {
 		kmem_check(NULL); /* overruns and writes after free show up at the next prompt */
@@ -295,5 +306,6 @@ void shell_run(void)
 		mutex_lock(&shell_mutex);
 		shell_execute(rl.line);
 		mutex_unlock(&shell_mutex);
+		udevd_kick(); /* the events the command sent, if it left any */
 	}
 }

@@ -52,6 +52,8 @@ static struct udev_rules rules;
  */
 static DEFINE_MUTEX(udevd_mutex);
 static int (*executor)(const char *line);
+static int (*executor_enter)(void);
+static void (*executor_leave)(void);
 
 /* Seconds an event's work may take, systemd-udevd's default (udev.event_timeout=). */
 static unsigned int event_timeout = 180;
@@ -176,6 +178,22 @@ void udevd_set_executor(int (*run)(const char *line))
 	executor = run;
 }
 
+void udevd_set_executor_lock(int (*enter)(void), void (*leave)(void))
+{
+	executor_enter = enter;
+	executor_leave = leave;
+}
+
+void udevd_kick(void)
+{
+	unsigned long flags = local_irq_save();
+	bool pending = !list_empty(&queue);
+
+	local_irq_restore(flags);
+	if (pending)
+		schedule_work(&udevd_work);
+}
+
 bool udevd_busy(void)
 {
 	return queued || processing;
@@ -192,7 +210,7 @@ bool udevd_next_sent_by_rule(void)
 
 void udevd_flush_work(void)
 {
-	while (!udevd_next_sent_by_rule() && run_scheduled_work())
+	while (!udevd_next_sent_by_rule() && (run_scheduled_work() || udevd_run_one()))
 		;
 }
 
@@ -458,7 +476,7 @@ static void udevd_handle(struct udevd_event *e)
  * The next run is queued first (`ps` shows it); a RUN+= command that runs
  * work itself (udevadm settle) finds udevd busy and leaves it to this run.
  */
-static void udevd_work_fn(struct work_struct *work)
+static bool udevd_handle_next(void)
 {
 	unsigned long flags;
 	struct udevd_event *e = NULL;
@@ -472,7 +490,7 @@ static void udevd_work_fn(struct work_struct *work)
 	}
 	local_irq_restore(flags);
 	if (!e)
-		return;
+		return false;
 	if (queued)
 		schedule_work(&udevd_work);
 	else
@@ -482,6 +500,23 @@ static void udevd_work_fn(struct work_struct *work)
 	kfree(e);
 	if (queued)
 		schedule_work(&udevd_work);
+	return true;
+}
+
+static void udevd_work_fn(struct work_struct *work)
+{
+	int entered = executor_enter ? executor_enter() : 0;
+
+	if (entered < 0)
+		return; /* a command runs: its end kicks us, or the shell runs us itself */
+	udevd_handle_next();
+	if (entered > 0)
+		executor_leave();
+}
+
+bool udevd_run_one(void)
+{
+	return udevd_handle_next();
 }
 
 /* ID_PATH_TAG, as systemd's path_id: ID_PATH with all but letters, digits and '-' as '_'. */

@@ -373,6 +373,8 @@ static int class_device_add_attrs(struct class_device *cd)
 		err = class_device_create_file(cd, &cd->devt_attr);
 	for (a = cd->class->class_dev_attrs; !err && a && a->attr.name; a++)
 		err = class_device_create_file(cd, a);
+	for (const struct attribute_group **g = cd->groups; !err && g && *g; g++)
+		err = sysfs_create_group(&cd->kobj, *g);
 	return err ? err : add_links(cd);
 }
 
@@ -382,6 +384,8 @@ static void class_device_remove_attrs(struct class_device *cd)
 
 	devmodel_trace_kobj("class_device_remove_attrs", &cd->kobj, NULL);
 	remove_links(cd);
+	for (const struct attribute_group **g = cd->groups; g && *g; g++)
+		sysfs_remove_group(&cd->kobj, *g);
 	for (a = cd->class->class_dev_attrs; a && a->attr.name; a++)
 		class_device_remove_file(cd, a);
 	class_device_remove_file(cd, &cd->devt_attr);

@@ -28,6 +28,7 @@ static const struct proc_entry proc_entries[] = {
 	{ "interrupts", show_interrupts },
 	{ "iomem", proc_show_iomem },
 	{ "ioports", proc_show_ioports },
+	{ "lockdep_stats", proc_show_lockdep_stats },
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
 	{ "uptime", proc_show_uptime },

@@ -319,6 +319,8 @@ struct class_device {
 	struct class_device *parent; /* optional: a subdirectory of another */
 	void (*release)(struct class_device *dev);
 	char class_id[BUS_ID_SIZE];
+	/* NULL-ended; made before the add event, so udev's rules see them (2.6.18's groups). */
+	const struct attribute_group **groups;
 	/* The core's uevent and dev files, owned by the class's module (as 2.6.16's). */
 	struct class_device_attribute uevent_attr, devt_attr;
 };
