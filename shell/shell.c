@@ -279,6 +279,8 @@ static int shell_enter(void)
 {
 	if (shell_mutex.owner == current)
 		return 0;
+	if (!list_empty(&shell_mutex.wait.head))
+		return -1; /* a typed line waits for it: the shell goes first, and runs the event itself */
 	return mutex_trylock(&shell_mutex) ? 1 : -1;
 }
 

@@ -131,9 +131,9 @@ static void resume_before(struct kobject *cls_k, struct kobject *failed)
 int sysdev_suspend(pm_message_t state)
 {
 	struct kobject *c, *d;
-	int err = 0;
+	int err;
 
-	down_read(&system_subsys.rwsem); /* the classes' lists under it too, as 2.6.10 */
+	/* interrupts are off and no other thread runs: no lock, as 2.6's */
 	list_for_each_entry_reverse(c, &system_subsys.list, entry) {
 		struct sysdev_class *cls = to_cls(c);
 
@@ -144,24 +144,20 @@ int sysdev_suspend(pm_message_t state)
 				pr_err("PM: System device %s failed to suspend: error %d\n",
 				       kobject_name(d), err);
 				resume_before(c, d);
-				goto out;
+				return err;
 			}
 		}
 	}
-out:
-	up_read(&system_subsys.rwsem);
-	return err;
+	return 0;
 }
 
 int sysdev_resume(void)
 {
 	struct kobject *c, *d;
 
-	down_read(&system_subsys.rwsem);
-	list_for_each_entry(c, &system_subsys.list, entry)
+	list_for_each_entry(c, &system_subsys.list, entry) /* interrupts off, as suspend */
 		list_for_each_entry(d, &to_cls(c)->kset.list, entry)
 			resume_one(to_sysdev(d));
-	up_read(&system_subsys.rwsem);
 	return 0;
 }
 
@@ -169,7 +165,7 @@ void sysdev_shutdown(void)
 {
 	struct kobject *c, *d;
 
-	down_read(&system_subsys.rwsem);
+	down_read(&system_subsys.rwsem); /* the classes' lists under it too, as 2.6.10 */
 	list_for_each_entry_reverse(c, &system_subsys.list, entry) {
 		struct sysdev_class *cls = to_cls(c);
 
