@@ -78,13 +78,14 @@ static void account_done(struct request *rq)
 static void end_request(struct request *rq, int error, bool accounted)
 {
 	struct gendisk *d = rq->disk;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&d->queue_lock, flags);
 	rq->error = error;
 	if (accounted)
 		account_done(rq);
 	rq->done = true;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&d->queue_lock, flags);
 	if (rq->end_io)
 		rq->end_io(rq);
 	wake_up(&d->wait);
@@ -143,9 +144,9 @@ void blk_submit(struct request *rq)
 		end_request(rq, err, false);
 		goto out;
 	}
-	flags = local_irq_save();
+	spin_lock_irqsave(&d->queue_lock, flags);
 	account_start(rq);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&d->queue_lock, flags);
 	err = d->fops->submit(d, rq);
 	if (err && !rq->done)
 		blk_end_request(rq, err); /* refused: it never reached the device */

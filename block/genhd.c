@@ -25,8 +25,8 @@
 #define DYNAMIC_MAJOR_LAST 234
 
 static const char *major_names[MAX_MAJOR + 1];
-static LIST_HEAD(all_disks);
-struct kset block_subsys; /* /sys/block: a link per disk */
+static LIST_HEAD(all_disks); /* under block_subsys.rwsem, as 2.6.10's disk list */
+struct kset block_subsys;    /* /sys/block: a link per disk */
 
 static struct gendisk *cdev_to_disk(struct class_device *cd)
 {
@@ -168,6 +168,7 @@ struct gendisk *alloc_disk(void)
 	if (d) {
 		INIT_LIST_HEAD(&d->list);
 		init_waitqueue_head(&d->wait);
+		spin_lock_init(&d->queue_lock);
 	}
 	return d;
 }
@@ -213,7 +214,9 @@ int add_disk(struct gendisk *d)
 	if (err)
 		goto out_group;
 	d->registered = true;
+	down_write(&block_subsys.rwsem);
 	list_add_tail(&d->list, &all_disks);
+	up_write(&block_subsys.rwsem);
 	pr_info("%s: %llu sectors (%llu KiB)%s\n", d->disk_name,
 		(unsigned long long)d->capacity, (unsigned long long)d->capacity / 2,
 		d->read_only ? ", read-only" : "");
@@ -237,7 +240,9 @@ void del_gendisk(struct gendisk *d)
 	d->dead = true;
 	wake_up(&d->wait); /* submitters waiting for room now fail with -ENODEV */
 	d->registered = false;
+	down_write(&block_subsys.rwsem);
 	list_del_init(&d->list);
+	up_write(&block_subsys.rwsem);
 	sysfs_remove_link(&block_subsys.kobj, d->disk_name);
 	sysfs_remove_group(&d->cdev.kobj, &queue_group);
 	class_device_del(&d->cdev);
@@ -260,34 +265,43 @@ void set_disk_ro(struct gendisk *d, bool ro)
 
 struct gendisk *get_gendisk_by_name(const char *name)
 {
-	struct gendisk *d;
+	struct gendisk *d, *found = NULL;
 
+	down_read(&block_subsys.rwsem);
 	list_for_each_entry(d, &all_disks, list)
 		if (strcmp(d->disk_name, name) == 0) {
 			class_device_get(&d->cdev);
-			return d;
+			found = d;
+			break;
 		}
-	return NULL;
+	up_read(&block_subsys.rwsem);
+	return found;
 }
 
 struct gendisk *get_gendisk(dev_t devt)
 {
-	struct gendisk *d;
+	struct gendisk *d, *found = NULL;
 
+	down_read(&block_subsys.rwsem);
 	list_for_each_entry(d, &all_disks, list)
 		if (d->cdev.devt == devt) {
 			class_device_get(&d->cdev);
-			return d;
+			found = d;
+			break;
 		}
-	return NULL;
+	up_read(&block_subsys.rwsem);
+	return found;
 }
 
+/* fn runs with the list held for reading: it may sleep, not add or remove a disk. */
 void blk_for_each_disk(void (*fn)(struct gendisk *disk, void *arg), void *arg)
 {
 	struct gendisk *d;
 
+	down_read(&block_subsys.rwsem);
 	list_for_each_entry(d, &all_disks, list)
 		fn(d, arg);
+	up_read(&block_subsys.rwsem);
 }
 
 int genhd_init(void)

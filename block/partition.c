@@ -318,7 +318,8 @@ static void find_part_in(struct gendisk *disk, void *arg)
 		struct hd_struct *p = disk->part[n];
 
 		if (p && strcmp(kobject_name(&p->kobj), f->name) == 0) {
-			f->bdev->bd_disk = get_gendisk_by_name(disk->disk_name);
+			f->bdev->bd_disk = disk;
+			class_device_get(&disk->cdev); /* the walk holds the disk list */
 			f->bdev->bd_part = p;
 			kobject_get(&p->kobj);
 		}
@@ -354,7 +355,8 @@ static void find_dev_in(struct gendisk *disk, void *arg)
 	p = n && disk->part ? disk->part[n] : NULL;
 	if (n && !p)
 		return; /* a number the disk holds for a partition it does not have */
-	f->bdev->bd_disk = get_gendisk_by_name(disk->disk_name);
+	f->bdev->bd_disk = disk;
+	class_device_get(&disk->cdev); /* the walk holds the disk list */
 	f->bdev->bd_part = p;
 	if (p)
 		kobject_get(&p->kobj);

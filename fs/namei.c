@@ -2,10 +2,16 @@
  * namei.c: the path walk (Linux's fs/namei.c): one component at a time,
  * across mounts, "." and ".." (nothing above "/"), symlinks followed by
  * walking their text from the link's directory; and the calls that make
- * or remove names: mkdir, rmdir, unlink, symlink, mknod, rename.
+ * or remove names: mkdir, rmdir, unlink, symlink, mknod, rename. Each
+ * name operation runs under the big kernel lock (lock_kernel), as 2.6's
+ * sys_mount and many of its filesystems still did: the tree of names,
+ * the inodes' counts and the mounts are Kobold's, written for one flow.
+ * Reads and writes of an open file do not take it (a sysfs store may
+ * register devices, which make /dev nodes by these very calls).
  */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/smp_lock.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -152,8 +158,8 @@ static int start_walk(struct nameidata *nd, const struct path *cwd)
 	return 0;
 }
 
-int vfs_path_lookup(const struct path *cwd, const char *name, unsigned int flags,
-		    struct path *out)
+static int __vfs_path_lookup(const struct path *cwd, const char *name, unsigned int flags,
+			     struct path *out)
 {
 	struct nameidata nd;
 	int err = start_walk(&nd, cwd);
@@ -169,6 +175,17 @@ int vfs_path_lookup(const struct path *cwd, const char *name, unsigned int flags
 	}
 	*out = nd.path;
 	return 0;
+}
+
+int vfs_path_lookup(const struct path *cwd, const char *name, unsigned int flags,
+		    struct path *out)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_path_lookup(cwd, name, flags, out);
+	unlock_kernel();
+	return ret;
 }
 
 int lookup_parent(const struct path *cwd, const char *name, struct path *dir, char *last)
@@ -231,12 +248,15 @@ static int make_name(const struct path *cwd, const char *name, make_fn fn, const
 {
 	char last[NAME_MAX + 1];
 	struct path dir;
-	int err = lookup_parent(cwd, name, &dir, last);
+	int err;
 
-	if (err)
-		return err;
-	err = is_special(last) ? -EEXIST : fn(dir.inode, last, arg);
-	path_put(&dir);
+	lock_kernel();
+	err = lookup_parent(cwd, name, &dir, last);
+	if (!err) {
+		err = is_special(last) ? -EEXIST : fn(dir.inode, last, arg);
+		path_put(&dir);
+	}
+	unlock_kernel();
 	return err;
 }
 
@@ -292,7 +312,7 @@ int vfs_mknod(const struct path *cwd, const char *name, umode_t mode, dev_t dev)
 }
 
 /* rmdir (dir true) or unlink: the checks both share, then the filesystem's call. */
-static int remove_name(const struct path *cwd, const char *name, bool rmdir)
+static int __remove_name(const struct path *cwd, const char *name, bool rmdir)
 {
 	char last[NAME_MAX + 1];
 	struct path dir, child;
@@ -320,6 +340,16 @@ static int remove_name(const struct path *cwd, const char *name, bool rmdir)
 	path_put(&child);
 out:
 	path_put(&dir);
+	return err;
+}
+
+static int remove_name(const struct path *cwd, const char *name, bool rmdir)
+{
+	int err;
+
+	lock_kernel();
+	err = __remove_name(cwd, name, rmdir);
+	unlock_kernel();
 	return err;
 }
 
@@ -358,7 +388,7 @@ static int check_rename(struct path *odir, const char *olast, struct path *ndir,
 	return odir->inode->i_op->rename ? 0 : -EPERM;
 }
 
-int vfs_rename(const struct path *cwd, const char *oldname, const char *newname)
+static int __vfs_rename(const struct path *cwd, const char *oldname, const char *newname)
 {
 	char *olast = kmalloc(2 * (NAME_MAX + 1)), *nlast = olast + NAME_MAX + 1;
 	struct path odir, ndir = { NULL, NULL };
@@ -379,7 +409,17 @@ out:
 	return err;
 }
 
-int vfs_readlink(const struct path *cwd, const char *name, char *buf, size_t size)
+int vfs_rename(const struct path *cwd, const char *oldname, const char *newname)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_rename(cwd, oldname, newname);
+	unlock_kernel();
+	return ret;
+}
+
+static int __vfs_readlink(const struct path *cwd, const char *name, char *buf, size_t size)
 {
 	struct path p;
 	int err = vfs_path_lookup(cwd, name, 0, &p);
@@ -394,8 +434,18 @@ int vfs_readlink(const struct path *cwd, const char *name, char *buf, size_t siz
 	return err;
 }
 
+int vfs_readlink(const struct path *cwd, const char *name, char *buf, size_t size)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_readlink(cwd, name, buf, size);
+	unlock_kernel();
+	return ret;
+}
+
 /* Absolute path: names up to "/", climbing from each mount's root to its mountpoint. */
-int vfs_path_name(const struct path *p, char *buf, size_t size)
+static int __vfs_path_name(const struct path *p, char *buf, size_t size)
 {
 	struct path cur = *p;
 	size_t pos = size;
@@ -433,4 +483,14 @@ done:
 		buf[--pos] = '/';
 	memmove(buf, buf + pos, size - pos);
 	return (int)(size - pos - 1);
+}
+
+int vfs_path_name(const struct path *p, char *buf, size_t size)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_path_name(p, buf, size);
+	unlock_kernel();
+	return ret;
 }

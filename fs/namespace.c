@@ -6,6 +6,7 @@
 #include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/smp_lock.h>
 #include <kobold/proc_fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -13,25 +14,31 @@
 #include "internal.h"
 
 static LIST_HEAD(mounts);
+static void __vfs_for_each_mount(void (*fn)(struct vfsmount *mnt, void *arg), void *arg);
 static struct vfsmount *root_mnt;
 
+/* The counts change under the big kernel lock, as every name operation (see lock_kernel below). */
 void path_get(struct path *p)
 {
+	lock_kernel();
 	p->mnt->mnt_count++;
 	igrab(p->inode);
+	unlock_kernel();
 }
 
 void path_put(struct path *p)
 {
 	if (!p->mnt)
 		return;
+	lock_kernel();
 	iput(p->inode);
 	p->mnt->mnt_count--;
+	unlock_kernel();
 	p->mnt = NULL;
 	p->inode = NULL;
 }
 
-int vfs_root(struct path *out)
+static int __vfs_root(struct path *out)
 {
 	if (!root_mnt)
 		return -ENOENT;
@@ -39,6 +46,16 @@ int vfs_root(struct path *out)
 	out->inode = root_mnt->mnt_root;
 	path_get(out);
 	return 0;
+}
+
+int vfs_root(struct path *out)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_root(out);
+	unlock_kernel();
+	return ret;
 }
 
 /* The mount on (mnt, inode), the last one made there; NULL if none. */
@@ -130,7 +147,7 @@ static int attach_new_mount(struct path *dir, const char *dev_name, struct file_
 	return 0;
 }
 
-int do_mount(const struct path *cwd, const char *dev_name, const char *dir, const char *type)
+static int __do_mount(const struct path *cwd, const char *dev_name, const char *dir, const char *type)
 {
 	struct file_system_type *fs = get_fs_type(type);
 	struct path p;
@@ -146,7 +163,17 @@ int do_mount(const struct path *cwd, const char *dev_name, const char *dir, cons
 	return err;
 }
 
-int do_umount(const struct path *cwd, const char *dir)
+int do_mount(const struct path *cwd, const char *dev_name, const char *dir, const char *type)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __do_mount(cwd, dev_name, dir, type);
+	unlock_kernel();
+	return ret;
+}
+
+static int __do_umount(const struct path *cwd, const char *dir)
 {
 	struct vfsmount *mnt;
 	struct path p;
@@ -171,7 +198,24 @@ int do_umount(const struct path *cwd, const char *dir)
 	return 0;
 }
 
+int do_umount(const struct path *cwd, const char *dir)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __do_umount(cwd, dir);
+	unlock_kernel();
+	return ret;
+}
+
 void vfs_for_each_mount(void (*fn)(struct vfsmount *mnt, void *arg), void *arg)
+{
+	lock_kernel();
+	__vfs_for_each_mount(fn, arg);
+	unlock_kernel();
+}
+
+static void __vfs_for_each_mount(void (*fn)(struct vfsmount *mnt, void *arg), void *arg)
 {
 	struct vfsmount *m;
 

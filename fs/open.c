@@ -5,6 +5,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/smp_lock.h>
 #include <kobold/module.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -35,8 +36,8 @@ static int create_last(const struct path *cwd, const char *name, umode_t mode, s
 	return err;
 }
 
-int vfs_open(const struct path *cwd, const char *name, unsigned int flags, umode_t mode,
-	     struct file **out)
+static int __vfs_open(const struct path *cwd, const char *name, unsigned int flags, umode_t mode,
+		      struct file **out)
 {
 	struct path p;
 	int err = vfs_path_lookup(cwd, name, LOOKUP_FOLLOW, &p);
@@ -53,6 +54,17 @@ int vfs_open(const struct path *cwd, const char *name, unsigned int flags, umode
 	err = vfs_open_path(&p, flags, out);
 	path_put(&p);
 	return err;
+}
+
+int vfs_open(const struct path *cwd, const char *name, unsigned int flags, umode_t mode,
+	     struct file **out)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_open(cwd, name, flags, mode, out);
+	unlock_kernel();
+	return ret;
 }
 
 static int truncate_inode(struct inode *inode, loff_t size)
@@ -77,7 +89,7 @@ static int check_open(struct inode *inode, unsigned int flags)
 	return 0;
 }
 
-int vfs_open_path(const struct path *p, unsigned int flags, struct file **out)
+static int __vfs_open_path(const struct path *p, unsigned int flags, struct file **out)
 {
 	struct inode *inode = p->inode;
 	struct file *f;
@@ -111,7 +123,17 @@ out_free:
 	return err;
 }
 
-void vfs_close(struct file *f)
+int vfs_open_path(const struct path *p, unsigned int flags, struct file **out)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_open_path(p, flags, out);
+	unlock_kernel();
+	return ret;
+}
+
+static void __vfs_close(struct file *f)
 {
 	if (!f)
 		return;
@@ -123,7 +145,14 @@ void vfs_close(struct file *f)
 	kfree(f);
 }
 
-int vfs_truncate(const struct path *cwd, const char *name, loff_t size)
+void vfs_close(struct file *f)
+{
+	lock_kernel();
+	__vfs_close(f);
+	unlock_kernel();
+}
+
+static int __vfs_truncate(const struct path *cwd, const char *name, loff_t size)
 {
 	struct path p;
 	int err = vfs_path_lookup(cwd, name, LOOKUP_FOLLOW, &p);
@@ -133,6 +162,16 @@ int vfs_truncate(const struct path *cwd, const char *name, loff_t size)
 	err = size < 0 ? -EINVAL : truncate_inode(p.inode, size);
 	path_put(&p);
 	return err;
+}
+
+int vfs_truncate(const struct path *cwd, const char *name, loff_t size)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_truncate(cwd, name, size);
+	unlock_kernel();
+	return ret;
 }
 
 void fill_kstat(struct inode *inode, struct kstat *st)
@@ -147,7 +186,7 @@ void fill_kstat(struct inode *inode, struct kstat *st)
 	st->dev = MKDEV(0, inode->i_sb->s_dev_minor);
 }
 
-int vfs_stat(const struct path *cwd, const char *name, unsigned int flags, struct kstat *st)
+static int __vfs_stat(const struct path *cwd, const char *name, unsigned int flags, struct kstat *st)
 {
 	struct path p;
 	int err = vfs_path_lookup(cwd, name, flags, &p);
@@ -157,6 +196,16 @@ int vfs_stat(const struct path *cwd, const char *name, unsigned int flags, struc
 	fill_kstat(p.inode, st);
 	path_put(&p);
 	return 0;
+}
+
+int vfs_stat(const struct path *cwd, const char *name, unsigned int flags, struct kstat *st)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_stat(cwd, name, flags, st);
+	unlock_kernel();
+	return ret;
 }
 
 int vfs_fstat(struct file *f, struct kstat *st)

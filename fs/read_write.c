@@ -2,6 +2,7 @@
 #include <kobold/aio.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
+#include <kobold/smp_lock.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -59,7 +60,7 @@ loff_t vfs_llseek(struct file *f, loff_t pos)
 }
 
 /* The next name: 1, or 0 at the end; resumes after the last name returned. */
-int vfs_readdir(struct file *f, struct vfs_dirent *out)
+static int __vfs_readdir(struct file *f, struct vfs_dirent *out)
 {
 	char *last;
 	int r;
@@ -75,4 +76,14 @@ int vfs_readdir(struct file *f, struct vfs_dirent *out)
 	kfree(f->f_dirpos);
 	f->f_dirpos = last;
 	return 1;
+}
+
+int vfs_readdir(struct file *f, struct vfs_dirent *out)
+{
+	int ret;
+
+	lock_kernel();
+	ret = __vfs_readdir(f, out);
+	unlock_kernel();
+	return ret;
 }

@@ -9,6 +9,8 @@
 #include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/idle.h>
+#include <kobold/preempt.h>
+#include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/signal.h>
 #include <kobold/smp_lock.h>
@@ -39,10 +41,17 @@ void unregister_console(struct console *con)
 		*pp = con->next;
 }
 
+/*
+ * One write reaches the screens whole: no other thread's line lands in the
+ * middle of it (a command's output beside events/0's messages). Interrupt
+ * handlers still may, as Linux's printk from an interrupt may.
+ */
 void console_write(const char *s, size_t n)
 {
+	preempt_disable();
 	for (struct console *c = consoles; c; c = c->next)
 		c->write(s, n);
+	preempt_enable();
 }
 
 void console_puts(const char *s) { console_write(s, strlen(s)); }

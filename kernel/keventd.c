@@ -3,9 +3,9 @@
  * (events/N) and create_workqueue's NAME/N: one per online CPU, bound to
  * it, started when the CPU comes up and stopped when it has gone (2.6's
  * workqueue_cpu_callback). Each sleeps until work is queued and runs it,
- * one item at a time, each under the big kernel lock, so it never runs
- * beside a shell command (which holds that lock) but runs while the shell
- * waits for a key.
+ * one item at a time whichever worker runs it, beside whatever else runs
+ * (a shell command, boot): each item takes the locks of what it touches
+ * (docs/locking.md).
  */
 #include <kobold/cpu.h>
 #include <kobold/kthread.h>
@@ -24,11 +24,8 @@ static int worker_thread(void *data)
 		if (list_empty(&wq->pending) && !kthread_should_stop())
 			schedule();
 		__set_current_state(TASK_RUNNING);
-		lock_kernel();
-		run_workqueue_one(wq);
-		unlock_kernel();
-		if (kernel_lock_contended())
-			yield(); /* a shell waits to run a command: it goes first */
+		if (!run_workqueue_one(wq)) /* another thread runs an item of ours: after it */
+			wait_event(wq->idle, !wq->running || kthread_should_stop());
 	}
 	return 0;
 }
@@ -45,7 +42,7 @@ static int start_worker(struct workqueue_struct *wq, unsigned int cpu)
 	return 0;
 }
 
-/* The worker may be waiting for the big kernel lock: it is let go meanwhile. */
+/* The worker may be waiting for the big kernel lock (a VFS call): it is let go meanwhile. */
 static void stop_worker(struct workqueue_struct *wq, unsigned int cpu)
 {
 	int depth;
@@ -102,7 +99,7 @@ static bool is_worker(const struct workqueue_struct *wq, const struct task_struc
 	return false;
 }
 
-/* The workers need the big kernel lock: its holder would wait for ever. */
+/* The worker may need the big kernel lock (a VFS call): its holder would wait for ever. */
 bool workqueue_flush_in_caller(struct workqueue_struct *wq)
 {
 	return !wq->worker[0] || is_worker(wq, current) || kernel_locked();

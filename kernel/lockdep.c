@@ -8,8 +8,13 @@
 #include <kobold/irqflags.h>
 #include <kobold/kallsyms.h>
 #include <kobold/lockdep.h>
+#include <kobold/preempt.h>
 #include <kobold/printk.h>
+#include <kobold/proc_fs.h>
 #include <kobold/string.h>
+#ifndef KOBOLD_HOST
+#include <kobold/param.h>
+#endif
 
 #define MAX_LOCKDEP_KEYS 512
 #define MAX_LOCKDEP_ENTRIES 4096
@@ -17,9 +22,10 @@
 struct lock_class {
 	const struct lock_class_key *key;
 	const char *name;
-	int after;	      /* first of the orders "this before X", -1: none */
-	unsigned int bfs_gen; /* this search has seen it */
-	int bfs_parent;	      /* the order by which the search reached it */
+	unsigned int subclass; /* printed "name/N" when nonzero */
+	int after;	       /* first of the orders "this before X", -1: none */
+	unsigned int bfs_gen;  /* this search has seen it */
+	int bfs_parent;	       /* the order by which the search reached it */
 };
 
 /* One recorded order: @class was taken while @prev was held (prev before class). */
@@ -30,6 +36,9 @@ struct lock_list {
 };
 
 bool debug_locks = true;
+#ifndef KOBOLD_HOST
+core_param(debug_locks, debug_locks, bool, "lock debugging: lockdep and the spinlock checks (0: off)");
+#endif
 static struct lock_class classes[MAX_LOCKDEP_KEYS];
 static unsigned int nr_classes;
 static struct lock_list entries[MAX_LOCKDEP_ENTRIES];
@@ -38,9 +47,14 @@ static unsigned int bfs_gen;
 static int bfs_queue[MAX_LOCKDEP_KEYS];
 static volatile int graph_lock;
 
+/*
+ * Interrupts off without the interrupt lock (kernel/irq_lock.c): lockdep
+ * runs inside spin_lock, and a spinlock is never held while waiting for
+ * the interrupt lock.
+ */
 static unsigned long graph_lock_irqsave(void)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save();
 
 	while (__sync_lock_test_and_set(&graph_lock, 1))
 		;
@@ -50,7 +64,7 @@ static unsigned long graph_lock_irqsave(void)
 static void graph_unlock_irqrestore(unsigned long flags)
 {
 	__sync_lock_release(&graph_lock);
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 /* The first report turns checking off: the graph may be wrong from there on. */
@@ -73,10 +87,18 @@ void lockdep_init_map(struct lockdep_map *map, const char *name,
 	map->class = NULL;
 }
 
-static struct lock_class *register_class(struct lockdep_map *map)
+/* A static lock's key is its own address (Linux's rule for static objects). */
+static const struct lock_class_key *map_key(const struct lockdep_map *map)
 {
+	return map->key ? map->key : (const struct lock_class_key *)map;
+}
+
+static struct lock_class *register_class(struct lockdep_map *map, unsigned int subclass)
+{
+	const struct lock_class_key *key = map_key(map);
+
 	for (unsigned int i = 0; i < nr_classes; i++)
-		if (classes[i].key == map->key)
+		if (classes[i].key == key && classes[i].subclass == subclass)
 			return &classes[i];
 	if (nr_classes == MAX_LOCKDEP_KEYS) {
 		debug_locks_off();
@@ -84,8 +106,22 @@ static struct lock_class *register_class(struct lockdep_map *map)
 		pr_err("turning off the locking correctness validator.\n");
 		return NULL;
 	}
-	classes[nr_classes] = (struct lock_class){ map->key, map->name, -1, 0, -1 };
+	classes[nr_classes] = (struct lock_class){ key, map->name, subclass, -1, 0, -1 };
 	return &classes[nr_classes++];
+}
+
+static struct lock_class *find_class(struct lockdep_map *map, unsigned int subclass)
+{
+	if (subclass >= MAX_LOCKDEP_SUBCLASSES) {
+		debug_locks_off();
+		pr_err("BUG: looking up invalid subclass: %u\n", subclass);
+		return NULL;
+	}
+	if (subclass)
+		return register_class(map, subclass);
+	if (!map->class)
+		map->class = register_class(map, 0);
+	return map->class;
 }
 
 #define KSYM_LEN 64
@@ -103,11 +139,22 @@ static const char *sprint_ip(char *buf, unsigned long ip)
 	return buf;
 }
 
+/* "(name)" or "(name/N)" for a nested subclass, as Linux prints a class. */
+static const char *class_name(char *buf, size_t len, const struct lock_class *c)
+{
+	if (c->subclass)
+		scnprintf(buf, len, "%s/%u", c->name, c->subclass);
+	else
+		scnprintf(buf, len, "%s", c->name);
+	return buf;
+}
+
 static void print_lock(const char *prefix, const struct lock_class *c, unsigned long ip)
 {
-	char sym[KSYM_LEN];
+	char sym[KSYM_LEN], name[KSYM_LEN];
 
-	printk(KERN_WARNING "%s(%s), at: %s\n", prefix, c->name, sprint_ip(sym, ip));
+	printk(KERN_WARNING "%s(%s), at: %s\n", prefix, class_name(name, sizeof(name), c),
+	       sprint_ip(sym, ip));
 }
 
 void lockdep_print_held_locks(const struct lockdep_task *task)
@@ -159,19 +206,24 @@ static int find_path(struct lock_class *from, struct lock_class *target)
 
 static void print_scenario(const struct lock_class *held, const struct lock_class *want)
 {
+	char h[KSYM_LEN], w[KSYM_LEN];
+
+	class_name(h, sizeof(h), held);
+	class_name(w, sizeof(w), want);
 	printk(KERN_WARNING " Possible unsafe locking scenario:\n\n");
 	printk(KERN_WARNING "       CPU0                    CPU1\n");
 	printk(KERN_WARNING "       ----                    ----\n");
-	printk(KERN_WARNING "  lock(%s);\n", held->name);
-	printk(KERN_WARNING "                               lock(%s);\n", want->name);
-	printk(KERN_WARNING "                               lock(%s);\n", held->name);
-	printk(KERN_WARNING "  lock(%s);\n", want->name);
+	printk(KERN_WARNING "  lock(%s);\n", h);
+	printk(KERN_WARNING "                               lock(%s);\n", w);
+	printk(KERN_WARNING "                               lock(%s);\n", h);
+	printk(KERN_WARNING "  lock(%s);\n", w);
 	printk(KERN_WARNING "\n *** DEADLOCK ***\n\n");
 }
 
 /* The chain found by find_path(next ... prev), newest order first, as Linux prints it. */
 static void print_chain(struct lock_class *next, struct lock_class *prev)
 {
+	char name0[KSYM_LEN];
 	int depth = 0;
 
 	for (struct lock_class *c = prev; c != next; c = entries[c->bfs_parent].prev)
@@ -179,14 +231,14 @@ static void print_chain(struct lock_class *next, struct lock_class *prev)
 	printk(KERN_WARNING "\nthe existing dependency chain (in reverse order) is:\n");
 	for (struct lock_class *c = prev; c != next; c = entries[c->bfs_parent].prev) {
 		const struct lock_list *e = &entries[c->bfs_parent];
-		char sym[KSYM_LEN];
+		char sym[KSYM_LEN], name[KSYM_LEN];
 
-		printk(KERN_WARNING "\n-> #%d (%s):\n", depth--, c->name);
+		printk(KERN_WARNING "\n-> #%d (%s):\n", depth--, class_name(name, sizeof(name), c));
 		printk(KERN_WARNING "       taken at %s\n", sprint_ip(sym, e->ip));
-		printk(KERN_WARNING "       while holding (%s), taken at %s\n", e->prev->name,
-		       sprint_ip(sym, e->prev_ip));
+		printk(KERN_WARNING "       while holding (%s), taken at %s\n",
+		       class_name(name, sizeof(name), e->prev), sprint_ip(sym, e->prev_ip));
 	}
-	printk(KERN_WARNING "\n-> #0 (%s):\n", next->name);
+	printk(KERN_WARNING "\n-> #0 (%s):\n", class_name(name0, sizeof(name0), next));
 }
 
 /* A report's head: the title between rules of its length, the lock wanted and the lock held. */
@@ -255,19 +307,34 @@ static bool add_order(const struct lockdep_task *task, const struct held_lock *p
 	return true;
 }
 
-/* Checks and records the new lock against the innermost held one (the rest follow by transitivity). */
-static void check_new_lock(struct lockdep_task *task, struct lock_class *class, bool trylock,
-			   unsigned long ip)
+/* Two readers that may nest (rwlock_t's) of one lock are no recursion. */
+static bool recursive_read(const struct held_lock *h, int read)
 {
+	return read == 2 && h->read;
+}
+
+/*
+ * Checks and records the new lock against the innermost held one of the
+ * same context (the rest follow by transitivity; a trylock held above it
+ * lets the walk go one further). An interrupt handler's locks are ordered
+ * only among themselves, as Linux's irq_context keeps them.
+ */
+static void check_new_lock(struct lockdep_task *task, struct lock_class *class, bool trylock,
+			   int read, unsigned long ip)
+{
+	bool irq = in_irq() != 0;
+
 	for (int i = task->depth - 1; i >= 0; i--) {
 		const struct held_lock *h = &task->held[i];
 
-		if (h->class == class && !trylock) {
+		if (h->class == class && !trylock && !recursive_read(h, read)) {
 			print_recursion_bug(task, h, class, ip);
 			return;
 		}
 	}
 	for (int i = task->depth - 1; i >= 0 && !trylock; i--) {
+		if (task->held[i].irq_context != irq || task->held[i].class == class)
+			break; /* another context, or a reader nesting in its own lock */
 		if (!add_order(task, &task->held[i], class, ip))
 			return;
 		if (!task->held[i].trylock)
@@ -275,25 +342,37 @@ static void check_new_lock(struct lockdep_task *task, struct lock_class *class, 
 	}
 }
 
-void lock_acquire(struct lockdep_map *map, bool trylock, unsigned long ip)
+void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
+		  unsigned long ip)
 {
 	struct lockdep_task *task = lockdep_current();
+	struct lock_class *class;
 	unsigned long flags;
 
 	if (!debug_locks)
 		return;
 	flags = graph_lock_irqsave();
-	if (!map->class)
-		map->class = register_class(map);
-	if (map->class && debug_locks)
-		check_new_lock(task, map->class, trylock, ip);
+	class = find_class(map, subclass);
+	if (class && debug_locks)
+		check_new_lock(task, class, trylock, read, ip);
 	if (task->depth == MAX_LOCK_DEPTH) {
 		debug_locks_off();
 		pr_err("BUG: MAX_LOCK_DEPTH too low!\n");
-	} else if (map->class) {
-		task->held[task->depth++] = (struct held_lock){ map->class, map, ip, trylock };
+	} else if (class) {
+		task->held[task->depth++] =
+			(struct held_lock){ class, map, ip, trylock, read != 0, in_irq() != 0 };
 	}
 	graph_unlock_irqrestore(flags);
+}
+
+bool lock_is_held(const struct lockdep_map *map)
+{
+	const struct lockdep_task *task = lockdep_current();
+
+	for (int i = task->depth - 1; i >= 0; i--)
+		if (task->held[i].instance == map)
+			return true;
+	return false;
 }
 
 static void print_unlock_imbalance_bug(const struct lockdep_task *task,
@@ -336,6 +415,17 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 
 unsigned int lockdep_nr_classes(void) { return nr_classes; }
 unsigned int lockdep_nr_dependencies(void) { return nr_entries; }
+
+/* /proc/lockdep_stats, the lines of Linux's (2.6.18) that Kobold keeps. */
+size_t proc_show_lockdep_stats(char *buf, size_t size)
+{
+	return scnprintf(buf, size,
+			 " lock-classes:                         %5u [max: %u]\n"
+			 " direct dependencies:                  %5u [max: %u]\n"
+			 " debug_locks:                          %5d\n",
+			 nr_classes, MAX_LOCKDEP_KEYS, nr_entries, MAX_LOCKDEP_ENTRIES,
+			 debug_locks ? 1 : 0);
+}
 
 void lockdep_reset(void)
 {

@@ -28,7 +28,6 @@
 #include <kobold/printk.h>
 #include <kobold/proc_fs.h>
 #include <kobold/shell.h>
-#include <kobold/smp_lock.h>
 #include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/rtc.h>
@@ -129,8 +128,7 @@ void kmain(u32 magic, u32 mbi_phys)
 	sched_init();		   /* this code becomes PID 1; the idle thread, kthreadd */
 	smp_init();		   /* the other CPUs from the MADT: up, and halted */
 	local_irq_enable();
-	lock_kernel();	   /* held by boot until the prompt (kernel/kernel_lock.c) */
-	init_workqueues(); /* events/N: runs deferred work (under the same lock) */
+	init_workqueues(); /* events/N: runs deferred work, beside boot from here on */
 	softlockup_init(); /* watchdog/N: a CPU that never schedules is reported */
 	if (driver_init()) /* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");

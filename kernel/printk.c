@@ -7,6 +7,7 @@
 #include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/param.h>
+#include <kobold/preempt.h>
 #include <kobold/printk.h>
 #include <kobold/string.h>
 
@@ -33,6 +34,7 @@ static void console_emit(const struct log_record *r, const char *text, size_t n,
 
 	if (r->level >= console_loglevel)
 		return;
+	preempt_disable(); /* the stamp, the text and its newline together */
 	if (prefix) {
 		format_log_time(r->ts_ns, stamp, sizeof(stamp));
 		console_puts(stamp);
@@ -41,6 +43,7 @@ static void console_emit(const struct log_record *r, const char *text, size_t n,
 	console_write(text, n);
 	if (newline)
 		console_write("\n", 1);
+	preempt_enable();
 }
 
 /* "[    1.234567]": seconds and microseconds, as Linux's printk.time. */

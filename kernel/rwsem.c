@@ -1,10 +1,10 @@
-/* rwsem.c: reader-writer semaphores over a wait queue. */
+/* rwsem.c: reader-writer semaphores over a wait queue, each hold told to lockdep. */
 #include <kobold/irqflags.h>
 #include <kobold/preempt.h>
 #include <kobold/printk.h>
 #include <kobold/rwsem.h>
 
-int down_read_trylock(struct rw_semaphore *sem)
+static int __down_read_trylock(struct rw_semaphore *sem)
 {
 	unsigned long flags = local_irq_save();
 	int got = sem->activity >= 0;
@@ -15,7 +15,7 @@ int down_read_trylock(struct rw_semaphore *sem)
 	return got;
 }
 
-int down_write_trylock(struct rw_semaphore *sem)
+static int __down_write_trylock(struct rw_semaphore *sem)
 {
 	unsigned long flags = local_irq_save();
 	int got = sem->activity == 0;
@@ -26,21 +26,56 @@ int down_write_trylock(struct rw_semaphore *sem)
 	return got;
 }
 
+int down_read_trylock(struct rw_semaphore *sem)
+{
+	if (!__down_read_trylock(sem))
+		return 0;
+	rwsem_acquire_read(&sem->dep_map, 0, 1, _RET_IP_);
+	return 1;
+}
+
+int down_write_trylock(struct rw_semaphore *sem)
+{
+	if (!__down_write_trylock(sem))
+		return 0;
+	rwsem_acquire(&sem->dep_map, 0, 1, _RET_IP_);
+	return 1;
+}
+
+void down_read_nested(struct rw_semaphore *sem, unsigned int subclass)
+{
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, subclass, 0, _RET_IP_);
+	wait_event(sem->wait, __down_read_trylock(sem));
+}
+
+void down_write_nested(struct rw_semaphore *sem, unsigned int subclass)
+{
+	might_sleep();
+	rwsem_acquire(&sem->dep_map, subclass, 0, _RET_IP_);
+	wait_event(sem->wait, __down_write_trylock(sem));
+}
+
 void down_read(struct rw_semaphore *sem)
 {
 	might_sleep();
-	wait_event(sem->wait, down_read_trylock(sem));
+	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
+	wait_event(sem->wait, __down_read_trylock(sem));
 }
 
 void down_write(struct rw_semaphore *sem)
 {
 	might_sleep();
-	wait_event(sem->wait, down_write_trylock(sem));
+	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
+	wait_event(sem->wait, __down_write_trylock(sem));
 }
 
 void up_read(struct rw_semaphore *sem)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	rwsem_release(&sem->dep_map, _RET_IP_);
+	flags = local_irq_save();
 	bool bad = sem->activity <= 0, last = sem->activity == 1;
 
 	if (!bad)
@@ -54,7 +89,10 @@ void up_read(struct rw_semaphore *sem)
 
 void up_write(struct rw_semaphore *sem)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	rwsem_release(&sem->dep_map, _RET_IP_);
+	flags = local_irq_save();
 	bool bad = sem->activity != -1;
 
 	if (!bad)

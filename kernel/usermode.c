@@ -77,7 +77,6 @@ void run_init_process(void)
 	if (!err)
 		err = console_stdio(current);
 	init_console_signals(current->pid);
-	unlock_kernel();
 	if (!err)
 		err = kernel_execve(init_path, argv, default_envp);
 	panic("No working init found: %s: error %d. Try passing init= option to kernel.",

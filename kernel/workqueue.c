@@ -4,6 +4,7 @@
  * before a command.
  */
 #include <kobold/irqflags.h>
+#include <kobold/sched.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
@@ -49,16 +50,23 @@ bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 
 bool schedule_work(struct work_struct *work) { return queue_work(&keventd_wq, work); }
 
+/*
+ * Runs the oldest item, in the caller (the worker, or a thread that runs
+ * work itself: flush in the caller, udevadm settle). Items of one queue run
+ * one at a time, as 2.6's single worker per CPU ran them: false if another
+ * thread runs one now (an item may nest another in its own thread).
+ */
 bool run_workqueue_one(struct workqueue_struct *wq)
 {
 	unsigned long flags = local_irq_save();
 	struct work_struct *work = NULL;
 
-	if (!list_empty(&wq->pending)) {
+	if (!list_empty(&wq->pending) && (!wq->running || wq->runner == current)) {
 		work = list_first_entry(&wq->pending, struct work_struct, entry);
 		list_del_init(&work->entry);
 		work->pending = false; /* before it runs: it may queue itself again */
-		wq->running++;
+		if (!wq->running++)
+			wq->runner = current;
 	}
 	local_irq_restore(flags);
 	if (!work)
@@ -66,9 +74,10 @@ bool run_workqueue_one(struct workqueue_struct *wq)
 	count_run(work->func);
 	work->func(work);
 	flags = local_irq_save();
-	wq->running--;
+	if (!--wq->running)
+		wq->runner = NULL;
 	local_irq_restore(flags);
-	wake_up(&wq->idle); /* flush_workqueue's waiters look again */
+	wake_up(&wq->idle); /* flush_workqueue's waiters, and a worker kept waiting, look again */
 	return true;
 }
 

@@ -8,12 +8,51 @@
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
+#include <kobold/mutex.h>
 #include <kobold/preempt_inject.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
-/* Initialised and not yet released, in kobject_init order. */
+/* Initialised and not yet released, in kobject_init order (Kobold's registry, for `kobjects`). */
 static LIST_HEAD(kobject_live);
+static DEFINE_MUTEX(kobject_live_mutex); /* the registry: a leaf, taken by init, release and walks */
+
+static void live_add(struct kobject *kobj)
+{
+	mutex_lock(&kobject_live_mutex);
+	list_add_tail(&kobj->live, &kobject_live);
+	mutex_unlock(&kobject_live_mutex);
+}
+
+static void live_del(struct kobject *kobj)
+{
+	mutex_lock(&kobject_live_mutex);
+	list_del_init(&kobj->live);
+	mutex_unlock(&kobject_live_mutex);
+}
+
+/* The kset's list, under its rwsem (2.6's subsys->rwsem, taken for write). */
+static void kset_list_add(struct kobject *kobj)
+{
+	struct kset *kset = kobj->kset;
+
+	down_write(&kset->rwsem);
+	list_add_tail(&kobj->entry, &kset->list);
+	up_write(&kset->rwsem);
+}
+
+static void kset_list_del(struct kobject *kobj)
+{
+	struct kset *kset = kobj->kset;
+
+	if (!kset) {
+		list_del_init(&kobj->entry);
+		return;
+	}
+	down_write(&kset->rwsem);
+	list_del_init(&kobj->entry);
+	up_write(&kset->rwsem);
+}
 
 static const char *const state_names[] = {
 	[KOBJ_STATE_NONE] = "uninitialized",
@@ -60,7 +99,7 @@ void kobject_init(struct kobject *kobj)
 	INIT_LIST_HEAD(&kobj->entry);
 	kobj->sd = NULL;
 	kobj->state = KOBJ_STATE_INITIALIZED;
-	list_add_tail(&kobj->live, &kobject_live);
+	live_add(kobj);
 }
 
 int kobject_set_name(struct kobject *kobj, const char *fmt, ...)
@@ -136,7 +175,7 @@ int kobject_add(struct kobject *kobj)
 		parent = kobject_get(&kobj->kset->kobj);
 	kobj->parent = parent;
 	if (kobj->kset)
-		list_add_tail(&kobj->entry, &kobj->kset->list);
+		kset_list_add(kobj);
 	err = sysfs_create_dir(kobj);
 	if (err)
 		goto out_unlink;
@@ -150,7 +189,7 @@ int kobject_add(struct kobject *kobj)
 out_dir:
 	sysfs_remove_dir(kobj);
 out_unlink:
-	list_del_init(&kobj->entry);
+	kset_list_del(kobj);
 	kobj->parent = old_parent;
 	kobject_put(parent);
 	return err;
@@ -167,7 +206,7 @@ void kobject_del(struct kobject *kobj)
 		return;
 	devmodel_trace_kobj("kobject_del", kobj, NULL);
 	sysfs_remove_dir(kobj);
-	list_del_init(&kobj->entry);
+	kset_list_del(kobj);
 	kobj->state = KOBJ_STATE_DELETED;
 }
 
@@ -233,7 +272,7 @@ static void kobject_cleanup(struct kobject *kobj)
 	struct kobject *parent = kobj->state == KOBJ_STATE_DELETED ? kobj->parent : NULL;
 
 	devmodel_trace("kobject_release", safe_name(kobj), NULL);
-	list_del_init(&kobj->live);
+	live_del(kobj);
 	kobj->state = KOBJ_STATE_RELEASED;
 	kobject_keep_name(kobj);
 	/* no release: Linux's pr_debug from 2.6.25 (nothing before); Kobold's is loud */
@@ -285,7 +324,7 @@ void kobject_forget(struct kobject *kobj)
 		 safe_name(kobj), (void *)kobj, kobject_state_name(kobj),
 		 atomic_read(&kobj->kref.refcount)))
 		return;
-	list_del_init(&kobj->live);
+	live_del(kobj);
 	atomic_set(&kobj->kref.refcount, 0);
 	kobject_keep_name(kobj); /* a name on the heap would leak with the object */
 	if (kobj->state == KOBJ_STATE_DELETED)
@@ -316,12 +355,19 @@ int kobject_get_path(struct kobject *kobj, char *buf, size_t size)
 	return (int)len;
 }
 
-void kobject_for_each_live(void (*fn)(struct kobject *kobj, void *arg), void *arg)
+void __kobject_for_each_live(void (*fn)(struct kobject *kobj, void *arg), void *arg)
 {
 	struct kobject *k, *next;
 
 	list_for_each_entry_safe(k, next, &kobject_live, live)
 		fn(k, arg);
+}
+
+void kobject_for_each_live(void (*fn)(struct kobject *kobj, void *arg), void *arg)
+{
+	mutex_lock(&kobject_live_mutex);
+	__kobject_for_each_live(fn, arg);
+	mutex_unlock(&kobject_live_mutex);
 }
 
 /* Ksets are mostly static in Kobold; a dynamic one sets its own ktype. */
@@ -360,6 +406,7 @@ void kset_init(struct kset *kset)
 		kset->kobj.ktype = &kset_ktype;
 	kobject_init(&kset->kobj);
 	INIT_LIST_HEAD(&kset->list);
+	init_rwsem(&kset->rwsem); /* every kset's one class: none is taken inside another */
 }
 
 int kset_add(struct kset *kset)

@@ -7,11 +7,20 @@
 #include <kobold/clock.h>
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
+#include <kobold/mutex.h>
 #include <kobold/slab.h>
+#include <kobold/spinlock.h>
 #include <kobold/string.h>
 
 u64 uevent_seqnum;
+static DEFINE_SPINLOCK(sequence_lock); /* the number: 2.6.10's kobject_hotplug took it so */
 static LIST_HEAD(listeners);
+/*
+ * Kobold's: one event sent at a time, so the journal and every listener
+ * see them in SEQNUM order (2.6's helper and netlink could see them out of
+ * order, and udevd sorted them); also the listener list.
+ */
+static DEFINE_MUTEX(uevent_mutex);
 
 /* A static ring, so events since boot cost no allocation (and no test leaks). */
 static struct uevent_record journal[UEVENT_JOURNAL_LEN];
@@ -217,8 +226,12 @@ static void notify_listeners(const char *action, char **envp)
 int kobject_hotplug(struct kobject *kobj, enum kobject_action action)
 {
 	struct uevent_env *env = kmalloc(sizeof(*env));
-	int err = env ? uevent_build(kobj, action, uevent_seqnum + 1, env) : -ENOMEM;
+	int err = -ENOMEM;
+	u64 seq;
 
+	mutex_lock(&uevent_mutex);
+	if (env)
+		err = uevent_build(kobj, action, uevent_seqnum + 1, env);
 	if (err == -ENODEV) { /* not an object that sends events */
 		err = 0;
 		goto out;
@@ -228,11 +241,14 @@ int kobject_hotplug(struct kobject *kobj, enum kobject_action action)
 			kobject_action_string(action), kstrerror(err));
 		goto out;
 	}
-	uevent_seqnum++;
+	spin_lock(&sequence_lock);
+	seq = ++uevent_seqnum;
+	spin_unlock(&sequence_lock);
 	devmodel_trace_kobj("kobject_hotplug", kobj, kobject_action_string(action));
-	journal_store(uevent_seqnum, env->envp);
+	journal_store(seq, env->envp);
 	notify_listeners(kobject_action_string(action), env->envp);
 out:
+	mutex_unlock(&uevent_mutex);
 	kfree(env);
 	return err;
 }
@@ -273,12 +289,16 @@ ssize_t kobject_uevent_store(struct kobject *kobj, const char *buf, size_t count
 
 void hotplug_listener_register(struct hotplug_listener *l)
 {
+	mutex_lock(&uevent_mutex);
 	list_add_tail(&l->node, &listeners);
+	mutex_unlock(&uevent_mutex);
 }
 
 void hotplug_listener_unregister(struct hotplug_listener *l)
 {
+	mutex_lock(&uevent_mutex);
 	list_del_init(&l->node);
+	mutex_unlock(&uevent_mutex);
 }
 
 void uevent_journal_for_each(void (*fn)(const struct uevent_record *rec, void *arg),
@@ -287,8 +307,10 @@ void uevent_journal_for_each(void (*fn)(const struct uevent_record *rec, void *a
 	unsigned int i, first = (journal_head + UEVENT_JOURNAL_LEN - journal_count) %
 				UEVENT_JOURNAL_LEN;
 
+	mutex_lock(&uevent_mutex);
 	for (i = 0; i < journal_count; i++)
 		fn(&journal[(first + i) % UEVENT_JOURNAL_LEN], arg);
+	mutex_unlock(&uevent_mutex);
 }
 
 const struct uevent_record *uevent_journal_last(void)

@@ -12,6 +12,7 @@
 #include <kobold/panic.h>
 #include <kobold/printk.h>
 #include <kobold/readline.h>
+#include <kobold/sched.h>
 #include <kobold/shell.h>
 #include <kobold/shell_fs.h>
 #include <kobold/signal.h>
@@ -317,6 +318,7 @@ int shell_execute_nested(const char *line)
 	saved->open_failed = sh->redirect_open_failed;
 	saved->err = sh->redirect_err;
 	sh->redirecting = false;
+	lock_kernel(); /* udev's RUN+= from events/0: the shells' shared tables (nests in a line) */
 	sh->nesting++; /* its output goes to every console, as deferred work's */
 	status = shell_execute(line);
 	sh->nesting--;
@@ -327,6 +329,7 @@ int shell_execute_nested(const char *line)
 	sh->redirect_flushed = saved->flushed;
 	sh->redirect_open_failed = saved->open_failed;
 	sh->redirect_err = saved->err;
+	unlock_kernel();
 	kfree(saved);
 	return status;
 }
@@ -482,7 +485,6 @@ void shell_run(void)
 {
 	udevd_set_executor(shell_execute_nested); /* udev's RUN+= runs command lines */
 	rl_init(&work_shell.rl, sh_tty_write, NULL);
-	unlock_kernel(); /* boot's: from here on, a shell holds it only while a line runs */
 	tty_set_console_notify(shell_console_add, NULL);
 	if (!boot_shell)
 		panic("no ttyS0: no console for the shell");

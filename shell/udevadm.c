@@ -7,6 +7,7 @@
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
+#include <kobold/mutex.h>
 #include <kobold/printk.h>
 #include <kobold/shell.h>
 #include <kobold/shell_fs.h>
@@ -312,13 +313,33 @@ static void monitor_event(const struct uevent_record *r, void *arg)
 	sh_printf("\n");
 }
 
+/*
+ * The KERNEL and UDEV listeners run in whichever thread sends or handles
+ * the event (events/0, or this shell running the work itself): each
+ * event's lines are printed whole, not mixed with the other kind's.
+ */
+static DEFINE_MUTEX(monitor_print_lock);
+
 /* Each event as it is sent, in the middle of the work that sends it. */
 static void monitor_listen(struct hotplug_listener *l, const char *action, char **envp)
 {
 	const struct uevent_record *r = uevent_journal_last();
 
-	if (r)
-		monitor_event(r, container_of(l, struct monitor, listener));
+	if (!r)
+		return;
+	mutex_lock(&monitor_print_lock);
+	monitor_event(r, container_of(l, struct monitor, listener));
+	mutex_unlock(&monitor_print_lock);
+}
+
+static void print_udev_event(struct monitor *m, const struct udev_monitor_event *e)
+{
+	print_event_line("UDEV  ", e->timestamp_ns, e->action, e->devpath, e->subsystem);
+	if (!m->props)
+		return;
+	for (int i = 0; i < e->nr_env; i++)
+		sh_printf("%s\n", e->env[i]);
+	sh_printf("\n");
 }
 
 /* Each event once udevd's rules ran on it, with what they added. */
@@ -328,12 +349,9 @@ static void monitor_udev_listen(struct udev_listener *l, const struct udev_monit
 
 	if (m->subsystem && strcmp(e->subsystem, m->subsystem) != 0)
 		return;
-	print_event_line("UDEV  ", e->timestamp_ns, e->action, e->devpath, e->subsystem);
-	if (!m->props)
-		return;
-	for (int i = 0; i < e->nr_env; i++)
-		sh_printf("%s\n", e->env[i]);
-	sh_printf("\n");
+	mutex_lock(&monitor_print_lock);
+	print_udev_event(m, e);
+	mutex_unlock(&monitor_print_lock);
 }
 
 /*
@@ -360,7 +378,7 @@ static void monitor_follow(struct monitor *m)
 	if (m->udev)
 		udev_listener_register(&m->udev_listener);
 	while (!signal_pending())
-		if (!run_scheduled_work())
+		if (!run_scheduled_work() && !udevd_run_one())
 			console_wait();
 	if (m->kernel)
 		hotplug_listener_unregister(&m->listener);
@@ -710,7 +728,7 @@ static void kobject_line(struct kobject *kobj, void *arg)
 		strscpy(path, kobj->k_name ? kobj->k_name : "(unnamed)", SYSFS_PATH_MAX);
 	sh_printf("%4u %-11s %s", kobject_refcount(kobj), kobject_state_name(kobj), path);
 	if (kobj->state == KOBJ_STATE_INITIALIZED) {
-		kobject_for_each_live(count_member, &c);
+		__kobject_for_each_live(count_member, &c); /* inside cmd_kobjects' walk */
 		sh_printf(" (not in sysfs%s", kobj->kset ? ", in kset " : "");
 		sh_printf("%s", kobj->kset ? kobject_name(&kobj->kset->kobj) : "");
 		if (c.members)

@@ -10,8 +10,10 @@
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/module.h>
+#include <kobold/mutex.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/sched.h>
 #include <kobold/signal.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
@@ -45,7 +47,16 @@ static struct work_struct udevd_work;
 static LIST_HEAD(udev_listeners);
 static LIST_HEAD(db);
 static struct udev_rules rules;
+/*
+ * udevd's state: the rules, the database of links, the listeners (Kobold's:
+ * the real udevd is one process). Held while the rules are applied and
+ * their nodes and links made, not while RUN+= programs run, which may
+ * call udevadm.
+ */
+static DEFINE_MUTEX(udevd_mutex);
 static int (*executor)(const char *line);
+static int (*executor_enter)(void);
+static void (*executor_leave)(void);
 
 /* Seconds an event's work may take, systemd-udevd's default (udev.event_timeout=). */
 static unsigned int event_timeout = 180;
@@ -95,11 +106,22 @@ static const char *envp_get(char *const *envp, const char *key)
 
 static void db_drop(const char *devpath);
 
-/* A remove event that cannot be handled still takes the device's links away. */
+/*
+ * A remove event that cannot be handled still takes the device's links
+ * away. From a rule's own write (udevd_handle holds the mutex) the mutex is
+ * not taken again.
+ */
 static void drop_links_of_lost(const char *action, const char *devpath)
 {
-	if (action && devpath && strcmp(action, "remove") == 0)
-		db_drop(devpath);
+	bool mine = udevd_mutex.owner == current;
+
+	if (!action || !devpath || strcmp(action, "remove") != 0)
+		return;
+	if (!mine)
+		mutex_lock(&udevd_mutex);
+	db_drop(devpath);
+	if (!mine)
+		mutex_unlock(&udevd_mutex);
 }
 
 /* The listener: a copy of the event, queued; all else happens in the work. */
@@ -142,17 +164,37 @@ static struct hotplug_listener udevd_listener = { .name = "udevd", .event = udev
 
 void udev_listener_register(struct udev_listener *l)
 {
+	mutex_lock(&udevd_mutex);
 	list_add_tail(&l->node, &udev_listeners);
+	mutex_unlock(&udevd_mutex);
 }
 
 void udev_listener_unregister(struct udev_listener *l)
 {
+	mutex_lock(&udevd_mutex);
 	list_del_init(&l->node);
+	mutex_unlock(&udevd_mutex);
 }
 
 void udevd_set_executor(int (*run)(const char *line))
 {
 	executor = run;
+}
+
+void udevd_set_executor_lock(int (*enter)(void), void (*leave)(void))
+{
+	executor_enter = enter;
+	executor_leave = leave;
+}
+
+void udevd_kick(void)
+{
+	unsigned long flags = local_irq_save();
+	bool pending = !list_empty(&queue);
+
+	local_irq_restore(flags);
+	if (pending)
+		schedule_work(&udevd_work);
 }
 
 bool udevd_busy(void)
@@ -270,11 +312,16 @@ fail:
 /* The links udev made for the device at devpath, in the order made (udevadm info's S: lines). */
 int udevd_for_each_link(const char *devpath, void (*fn)(const char *link, void *arg), void *arg)
 {
-	struct udev_db_entry *d = db_find(devpath);
+	struct udev_db_entry *d;
+	int n;
 
+	mutex_lock(&udevd_mutex);
+	d = db_find(devpath);
 	for (int i = 0; d && fn && i < d->nr_links; i++)
 		fn(d->links[i], arg);
-	return d ? d->nr_links : 0;
+	n = d ? d->nr_links : 0;
+	mutex_unlock(&udevd_mutex);
+	return n;
 }
 
 /* DEVLINKS, as udev sets it: every link's path, separated by spaces. */
@@ -427,16 +474,20 @@ static void udevd_handle(struct udevd_event *e)
 		drop_links_of_lost(envp_get(e->envp, "ACTION"), envp_get(e->envp, "DEVPATH"));
 		return;
 	}
+	mutex_lock(&udevd_mutex);
 	if (udev_rules_apply(&rules, ev))
 		pr_err("udevd: %s: no memory to apply the rules\n", udev_event_getenv(ev, "DEVPATH"));
 	trace_rules(ev);
 	apply_nodes(ev);
+	mutex_unlock(&udevd_mutex);
 	outer = signal_set_deadline(deadline);
 	if (outer && outer < deadline)
 		signal_set_deadline(outer); /* run inside work that has less time left */
 	run_programs(ev);
 	signal_set_deadline(outer);
+	mutex_lock(&udevd_mutex);
 	send_udev_event(ev);
+	mutex_unlock(&udevd_mutex);
 	udev_event_free(ev);
 	kfree(ev);
 }
@@ -446,22 +497,21 @@ static void udevd_handle(struct udevd_event *e)
  * The next run is queued first (`ps` shows it); a RUN+= command that runs
  * work itself (udevadm settle) finds udevd busy and leaves it to this run.
  */
-static void udevd_work_fn(struct work_struct *work)
+static bool udevd_handle_next(void)
 {
 	unsigned long flags;
 	struct udevd_event *e = NULL;
 
-	if (processing)
-		return;
 	flags = local_irq_save();
-	if (!list_empty(&queue)) {
+	if (!processing && !list_empty(&queue)) { /* one event at a time, whoever runs the work */
 		e = list_first_entry(&queue, struct udevd_event, node);
 		list_del(&e->node);
 		queued--;
+		processing = true;
 	}
 	local_irq_restore(flags);
 	if (!e)
-		return;
+		return false;
 	if (queued)
 		schedule_work(&udevd_work);
 	else
@@ -474,6 +524,23 @@ static void udevd_work_fn(struct work_struct *work)
 	kfree(e);
 	if (queued)
 		schedule_work(&udevd_work);
+	return true;
+}
+
+static void udevd_work_fn(struct work_struct *work)
+{
+	int entered = executor_enter ? executor_enter() : 0;
+
+	if (entered < 0)
+		return; /* a command runs: its end kicks us, or the shell runs us itself */
+	udevd_handle_next();
+	if (entered > 0)
+		executor_leave();
+}
+
+bool udevd_run_one(void)
+{
+	return udevd_handle_next();
 }
 
 /* ID_PATH_TAG, as systemd's path_id: ID_PATH with all but letters, digits and '-' as '_'. */
@@ -597,11 +664,16 @@ static void report_bad_rule(void *arg, const char *file, int line, const char *m
 
 int udevd_reload(void)
 {
+	int errors;
+
+	mutex_lock(&udevd_mutex);
 	udev_rules_free(&rules);
 	udev_rules_init(&rules);
 	rules.report = report_bad_rule;
 	load_rules(&rules);
-	return rules.nr_errors;
+	errors = rules.nr_errors;
+	mutex_unlock(&udevd_mutex);
+	return errors;
 }
 
 void udevd_init(void)

@@ -1,6 +1,9 @@
 /*
  * bus.c: bus types (Linux 2.6's drivers/base/bus.c): /sys/bus/<bus> with its
  * devices/ and drivers/ directories, the bus's lists, and bus attributes.
+ * The lists are klists, as since 2.6.13: walking them holds no lock while
+ * the walker's function runs, so a probe may sleep, register children on
+ * another bus, or wait for a device being removed.
  */
 #include <kobold/device.h>
 #include <kobold/errno.h>
@@ -100,7 +103,7 @@ int bus_add_device(struct device *dev)
 		sysfs_remove_link(&bus->devices.kobj, kobject_name(&dev->kobj));
 		return err;
 	}
-	list_add_tail(&dev->bus_list, &bus->devices_list);
+	klist_add_tail(&dev->knode_bus, &bus->klist_devices);
 	return 0;
 }
 
@@ -113,47 +116,49 @@ void bus_remove_device(struct device *dev)
 	sysfs_remove_link(&dev->kobj, "subsystem");
 	sysfs_remove_link(&bus->devices.kobj, kobject_name(&dev->kobj));
 	remove_dev_attrs(dev);
-	list_del_init(&dev->bus_list);
+	klist_del(&dev->knode_bus);
 }
 
 int bus_for_each_dev(struct bus_type *bus, struct device *start, void *data,
 		     int (*fn)(struct device *dev, void *data))
 {
-	struct device *dev, *next;
+	struct klist_iter i;
+	struct klist_node *n;
 	bool started = !start;
-	int err;
+	int err = 0;
 
-	list_for_each_entry_safe(dev, next, &bus->devices_list, bus_list) {
-		if (!started) {
+	klist_iter_init(&bus->klist_devices, &i);
+	while (!err && (n = klist_next(&i))) {
+		struct device *dev = container_of(n, struct device, knode_bus);
+
+		if (started)
+			err = fn(dev, data);
+		else
 			started = dev == start;
-			continue;
-		}
-		err = fn(dev, data);
-		if (err)
-			return err;
 	}
-	return 0;
+	klist_iter_exit(&i);
+	return err;
 }
 
 int bus_for_each_drv(struct bus_type *bus, struct device_driver *start, void *data,
 		     int (*fn)(struct device_driver *drv, void *data))
 {
-	struct kobject *k, *next;
+	struct klist_iter i;
+	struct klist_node *n;
 	bool started = !start;
-	int err;
+	int err = 0;
 
-	list_for_each_entry_safe(k, next, &bus->drivers.list, entry) {
-		struct device_driver *drv = container_of(k, struct device_driver, kobj);
+	klist_iter_init(&bus->klist_drivers, &i);
+	while (!err && (n = klist_next(&i))) {
+		struct device_driver *drv = container_of(n, struct device_driver, knode_bus);
 
-		if (!started) {
+		if (started)
+			err = fn(drv, data);
+		else
 			started = drv == start;
-			continue;
-		}
-		err = fn(drv, data);
-		if (err)
-			return err;
 	}
-	return 0;
+	klist_iter_exit(&i);
+	return err;
 }
 
 /* A device's name as written to a file: one trailing newline (echo's) is not part of it. */
@@ -202,7 +207,11 @@ static ssize_t driver_unbind(struct device_driver *drv, const char *buf, size_t 
 	ssize_t err = -ENODEV;
 
 	if (dev && dev->driver == drv) {
+		if (dev->parent) /* 2.6.18's rule: the parent's dev->sem first */
+			device_sem_down(dev->parent);
 		device_release_driver(dev);
+		if (dev->parent)
+			device_sem_up(dev->parent);
 		err = (ssize_t)count;
 	}
 	put_device(dev);
@@ -216,12 +225,20 @@ static ssize_t driver_bind(struct device_driver *drv, const char *buf, size_t co
 	struct device *dev = find_device_by_text(drv->bus, buf, count);
 	ssize_t err = -ENODEV;
 
-	if (!dev || (drv->bus->match && !drv->bus->match(dev, drv)))
-		err = -ENODEV;
-	else if (dev->driver)
+	if (!dev || (drv->bus->match && !drv->bus->match(dev, drv))) {
+		put_device(dev);
+		return -ENODEV;
+	}
+	if (dev->parent)
+		device_sem_down(dev->parent);
+	device_sem_down(dev);
+	if (dev->driver)
 		err = -EBUSY;
 	else
 		err = driver_probe_device(drv, dev) ?: (ssize_t)count;
+	device_sem_up(dev);
+	if (dev->parent)
+		device_sem_up(dev->parent);
 	put_device(dev);
 	return err;
 }
@@ -260,6 +277,17 @@ static int register_child_kset(struct bus_type *bus, struct kset *kset, const ch
 	return kset_register(kset);
 }
 
+/* A device on the bus's list is pinned there (2.6.13's klist_devices_get). */
+static void klist_devices_get(struct klist_node *n)
+{
+	get_device(container_of(n, struct device, knode_bus));
+}
+
+static void klist_devices_put(struct klist_node *n)
+{
+	put_device(container_of(n, struct device, knode_bus));
+}
+
 int bus_register(struct bus_type *bus)
 {
 	int err;
@@ -271,7 +299,8 @@ int bus_register(struct bus_type *bus)
 		return err;
 	bus->subsys.kobj.kset = &bus_subsys;
 	bus->subsys.kobj.parent = NULL;
-	INIT_LIST_HEAD(&bus->devices_list);
+	klist_init(&bus->klist_devices, klist_devices_get, klist_devices_put);
+	klist_init(&bus->klist_drivers, NULL, NULL);
 	err = kset_register(&bus->subsys);
 	if (err)
 		return err;
@@ -299,7 +328,7 @@ out_subsys:
 
 void bus_unregister(struct bus_type *bus)
 {
-	if (WARN(!list_empty(&bus->devices_list) || !list_empty(&bus->drivers.list),
+	if (WARN(!list_empty(&bus->klist_devices.k_list) || !list_empty(&bus->klist_drivers.k_list),
 		 "bus '%s': bus_unregister with devices or drivers still registered",
 		 bus->name))
 		return;

@@ -100,6 +100,7 @@ int class_register(struct class *cls)
 	INIT_LIST_HEAD(&cls->children);
 	INIT_LIST_HEAD(&cls->devices);
 	INIT_LIST_HEAD(&cls->interfaces);
+	init_MUTEX(&cls->sem);
 	err = kobject_set_name(&cls->subsys.kobj, "%s", cls->name);
 	if (err)
 		return err;
@@ -371,6 +372,8 @@ static int class_device_add_attrs(struct class_device *cd)
 		err = class_device_create_file(cd, &cd->devt_attr);
 	for (a = cd->class->class_dev_attrs; !err && a && a->attr.name; a++)
 		err = class_device_create_file(cd, a);
+	for (const struct attribute_group **g = cd->groups; !err && g && *g; g++)
+		err = sysfs_create_group(&cd->kobj, *g);
 	return err ? err : add_links(cd);
 }
 
@@ -380,6 +383,8 @@ static void class_device_remove_attrs(struct class_device *cd)
 
 	devmodel_trace_kobj("class_device_remove_attrs", &cd->kobj, NULL);
 	remove_links(cd);
+	for (const struct attribute_group **g = cd->groups; g && *g; g++)
+		sysfs_remove_group(&cd->kobj, *g);
 	for (a = cd->class->class_dev_attrs; a && a->attr.name; a++)
 		class_device_remove_file(cd, a);
 	class_device_remove_file(cd, &cd->devt_attr);
@@ -434,18 +439,22 @@ void class_add_device(struct device *dev)
 {
 	struct class_interface *intf;
 
+	down(&dev->class->sem);
 	list_add_tail(&dev->class_node, &dev->class->devices);
 	list_for_each_entry(intf, &dev->class->interfaces, node)
 		interface_add_dev(intf, dev);
+	up(&dev->class->sem);
 }
 
 void class_remove_device(struct device *dev)
 {
 	struct class_interface *intf;
 
+	down(&dev->class->sem);
 	list_del_init(&dev->class_node);
 	list_for_each_entry(intf, &dev->class->interfaces, node)
 		interface_remove_dev(intf, dev);
+	up(&dev->class->sem);
 }
 
 /* A node's type, as Linux's devtmpfs tells: the block class's devices are block devices. */
@@ -480,9 +489,11 @@ int class_device_add(struct class_device *cd)
 	if (cd->devt) /* as device_add: the node exists before the event is sent */
 		devtmpfs_create_node(cd->class_id, class_device_node_mode(cd), cd->devt);
 	kobject_hotplug(&cd->kobj, KOBJ_ADD); /* 2.6.15's order: event, then interfaces */
+	down(&cd->class->sem);
 	list_add_tail(&cd->node, &cd->class->children);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
 		interface_add(intf, cd);
+	up(&cd->class->sem);
 	class_device_put(cd);
 	return 0;
 
@@ -514,9 +525,11 @@ static bool __class_device_del(struct class_device *cd)
 		 kobject_state_name(&cd->kobj)))
 		return false;
 	devmodel_trace_kobj("class_device_del", &cd->kobj, NULL);
+	down(&cd->class->sem);
 	list_del_init(&cd->node);
 	list_for_each_entry(intf, &cd->class->interfaces, node)
 		interface_remove(intf, cd);
+	up(&cd->class->sem);
 	if (cd->devt)
 		devtmpfs_delete_node(cd->class_id, cd->devt);
 	class_device_remove_attrs(cd);
@@ -610,13 +623,14 @@ int class_interface_register(struct class_interface *intf)
 		 intf->class->name))
 		return -EBUSY;
 	class_get(intf->class);
+	down(&intf->class->sem);
 	err = interface_add_all(intf);
-	if (err) {
+	if (!err)
+		list_add_tail(&intf->node, &intf->class->interfaces);
+	up(&intf->class->sem);
+	if (err)
 		class_put(intf->class);
-		return err;
-	}
-	list_add_tail(&intf->node, &intf->class->interfaces);
-	return 0;
+	return err;
 }
 
 void class_interface_unregister(struct class_interface *intf)
@@ -626,9 +640,11 @@ void class_interface_unregister(struct class_interface *intf)
 	if (WARN(!interface_registered(intf), "class_interface for '%s': not registered",
 		 intf->class->name ? intf->class->name : ""))
 		return;
+	down(&intf->class->sem);
 	list_del_init(&intf->node);
 	interface_remove_through(intf, NULL);
 	interface_remove_dev_through(intf, NULL);
+	up(&intf->class->sem);
 	class_put(intf->class);
 }
 

@@ -6,6 +6,7 @@
  */
 #include <kobold/blkdev.h>
 #include <kobold/device.h>
+#include <kobold/mutex.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/slab.h>
@@ -179,8 +180,7 @@ void device_initialize(struct device *dev)
 {
 	dev->kobj.kset = &devices_subsys;
 	kobject_init(&dev->kobj);
-	INIT_LIST_HEAD(&dev->bus_list);
-	INIT_LIST_HEAD(&dev->driver_list);
+	init_MUTEX(&dev->sem);
 	INIT_LIST_HEAD(&dev->power.entry);
 	INIT_LIST_HEAD(&dev->class_node);
 	INIT_LIST_HEAD(&dev->devres_head);
@@ -245,6 +245,7 @@ struct class_dir {
 };
 
 static LIST_HEAD(class_dirs);
+static DEFINE_MUTEX(gdp_mutex); /* class_dirs and each dir's users (2.6.26's gdp_mutex) */
 
 static void class_dir_release(struct kobject *kobj)
 {
@@ -265,7 +266,7 @@ static struct class_dir *class_dir_find(struct class *cls, struct kobject *paren
 	return NULL;
 }
 
-static struct kobject *class_dir_get(struct class *cls, struct kobject *parent)
+static struct kobject *__class_dir_get(struct class *cls, struct kobject *parent)
 {
 	struct class_dir *cd = class_dir_find(cls, parent);
 	int err;
@@ -292,6 +293,16 @@ static struct kobject *class_dir_get(struct class *cls, struct kobject *parent)
 	return &cd->kobj;
 }
 
+static struct kobject *class_dir_get(struct class *cls, struct kobject *parent)
+{
+	struct kobject *kobj;
+
+	mutex_lock(&gdp_mutex);
+	kobj = __class_dir_get(cls, parent);
+	mutex_unlock(&gdp_mutex);
+	return kobj;
+}
+
 static void class_dir_put(struct device *dev)
 {
 	struct class_dir *cd;
@@ -300,10 +311,14 @@ static void class_dir_put(struct device *dev)
 		return;
 	cd = container_of(dev->glue, struct class_dir, kobj);
 	dev->glue = NULL;
-	if (--cd->users)
+	mutex_lock(&gdp_mutex);
+	if (--cd->users) {
+		mutex_unlock(&gdp_mutex);
 		return;
+	}
 	list_del_init(&cd->node);
 	kobject_del(&cd->kobj); /* freed when the last device in it is released */
+	mutex_unlock(&gdp_mutex);
 	kobject_put(&cd->kobj);
 }
 
@@ -577,15 +592,21 @@ struct device *device_create_with_groups(struct class *cls, struct device *paren
 
 void device_destroy(struct class *cls, dev_t devt)
 {
-	struct device *dev;
+	struct device *dev, *found = NULL;
 
 	if (IS_ERR_OR_NULL(cls) || !cls->devices.next)
 		return;
+	down(&cls->sem);
 	list_for_each_entry(dev, &cls->devices, class_node) {
 		if (dev->devt == devt) {
-			device_unregister(dev);
-			return;
+			found = get_device(dev);
+			break;
 		}
+	}
+	up(&cls->sem); /* device_unregister takes it again: not held across */
+	if (found) {
+		device_unregister(found);
+		put_device(found);
 	}
 }
 

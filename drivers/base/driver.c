@@ -71,7 +71,7 @@ int driver_register(struct device_driver *drv)
 
 	if (!drv->name || !drv->bus || !bus_is_registered(drv->bus))
 		return -EINVAL;
-	INIT_LIST_HEAD(&drv->devices);
+	klist_init(&drv->klist_devices, NULL, NULL);
 	err = kobject_set_name(&drv->kobj, "%s", drv->name);
 	if (err)
 		return err;
@@ -84,6 +84,7 @@ int driver_register(struct device_driver *drv)
 	if (err)
 		goto out_unregister;
 	devmodel_trace_kobj("driver_register", &drv->kobj, NULL);
+	klist_add_tail(&drv->knode_bus, &drv->bus->klist_drivers);
 	driver_attach(drv);
 	return 0;
 
@@ -100,8 +101,7 @@ void driver_unregister(struct device_driver *drv)
 		 "driver_unregister: '%s' is not registered", drv->name ? drv->name : ""))
 		return;
 	devmodel_trace_kobj("driver_unregister", &drv->kobj, NULL);
-	while (!list_empty(&drv->devices))
-		device_release_driver(list_first_entry(&drv->devices, struct device,
-						       driver_list));
+	klist_del(&drv->knode_bus);
+	driver_detach(drv);
 	kobject_unregister(&drv->kobj);
 }

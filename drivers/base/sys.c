@@ -133,6 +133,7 @@ int sysdev_suspend(pm_message_t state)
 	struct kobject *c, *d;
 	int err;
 
+	/* interrupts are off and no other thread runs: no lock, as 2.6's */
 	list_for_each_entry_reverse(c, &system_subsys.list, entry) {
 		struct sysdev_class *cls = to_cls(c);
 
@@ -154,7 +155,7 @@ int sysdev_resume(void)
 {
 	struct kobject *c, *d;
 
-	list_for_each_entry(c, &system_subsys.list, entry)
+	list_for_each_entry(c, &system_subsys.list, entry) /* interrupts off, as suspend */
 		list_for_each_entry(d, &to_cls(c)->kset.list, entry)
 			resume_one(to_sysdev(d));
 	return 0;
@@ -164,6 +165,7 @@ void sysdev_shutdown(void)
 {
 	struct kobject *c, *d;
 
+	down_read(&system_subsys.rwsem); /* the classes' lists under it too, as 2.6.10 */
 	list_for_each_entry_reverse(c, &system_subsys.list, entry) {
 		struct sysdev_class *cls = to_cls(c);
 
@@ -174,6 +176,7 @@ void sysdev_shutdown(void)
 			cls->shutdown(to_sysdev(d));
 		}
 	}
+	up_read(&system_subsys.rwsem);
 }
 
 int system_bus_init(void)

@@ -418,6 +418,14 @@ static ssize_t serial_show(struct class_device *cd, char *buf)
 }
 static CLASS_DEVICE_ATTR(serial, S_IRUGO, serial_show, NULL);
 
+static struct attribute *virtblk_attrs[] = {
+	&class_device_attr_serial.attr,
+	NULL,
+};
+
+static const struct attribute_group virtblk_group = { .attrs = virtblk_attrs };
+static const struct attribute_group *virtblk_groups[] = { &virtblk_group, NULL };
+
 static int alloc_index(void)
 {
 	for (int i = 0; i < VIRTBLK_MAX_DISKS; i++) {
@@ -595,11 +603,10 @@ static int virtblk_probe(struct virtio_device *vdev)
 		goto out_vqs;
 	virtio_device_ready(vdev); /* GET_ID needs a live device */
 	virtblk_get_id(vblk);
+	vblk->disk->cdev.groups = virtblk_groups; /* serial exists when udev sees the disk */
 	err = add_disk(vblk->disk);
 	if (err)
 		goto out_disk;
-	if (class_device_create_file(&vblk->disk->cdev, &class_device_attr_serial))
-		pr_warn("%s: no serial attribute\n", vblk->disk->disk_name);
 	pr_info("virtio_blk %s: [%s] %llu 512-byte logical blocks, %s transport%s\n",
 		vdev->dev.bus_id, vblk->disk->disk_name, (unsigned long long)vblk->disk->capacity,
 		vdev->config->bus_name(vdev), vblk->disk->read_only ? ", read-only" : "");
@@ -646,7 +653,6 @@ static void virtblk_remove(struct virtio_device *vdev)
 {
 	struct virtio_blk *vblk = vdev->priv;
 
-	class_device_remove_file(&vblk->disk->cdev, &class_device_attr_serial);
 	del_gendisk(vblk->disk); /* no new I/O; the remove event */
 	vdev->config->reset(vdev);
 	cancel_work(&vblk->config_work); /* no interrupt after the reset: none queued again */

@@ -151,12 +151,12 @@ static __attribute__((noipa)) void lkdtm_LOCKDEP_ABBA(void)
 	lkdtm_warn_if_debug_off();
 	lockdep_init_map(&lock_a, "lkdtm_lock_a", &key_a);
 	lockdep_init_map(&lock_b, "lkdtm_lock_b", &key_b);
-	lock_acquire(&lock_a, false, _THIS_IP_);
-	lock_acquire(&lock_b, false, _THIS_IP_);
+	lock_acquire(&lock_a, 0, false, 0, _THIS_IP_);
+	lock_acquire(&lock_b, 0, false, 0, _THIS_IP_);
 	lock_release(&lock_b, _THIS_IP_);
 	lock_release(&lock_a, _THIS_IP_);
-	lock_acquire(&lock_b, false, _THIS_IP_);
-	lock_acquire(&lock_a, false, _THIS_IP_);
+	lock_acquire(&lock_b, 0, false, 0, _THIS_IP_);
+	lock_acquire(&lock_a, 0, false, 0, _THIS_IP_);
 	lock_release(&lock_a, _THIS_IP_);
 	lock_release(&lock_b, _THIS_IP_);
 }

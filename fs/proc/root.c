@@ -29,6 +29,7 @@ static const struct proc_entry proc_entries[] = {
 	{ "iomem", proc_show_iomem },
 	{ "ioports", proc_show_ioports },
 	{ "loadavg", proc_show_loadavg },
+	{ "lockdep_stats", proc_show_lockdep_stats },
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
 	{ "stat", proc_show_stat },

@@ -24,12 +24,14 @@ static int compare_name(const char *name, const struct sysfs_dirent *sd)
 	return strcmp(name, sd->name);
 }
 
+DEFINE_MUTEX(sysfs_mutex);
+
 struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd)
 {
 	/* "/" is static: it is not counted */
 	if (sd && sd->type != SYSFS_ROOT) {
-		WARN_ON(sd->count <= 0);
-		sd->count++;
+		WARN_ON(atomic_read(&sd->count) <= 0);
+		atomic_inc(&sd->count);
 	}
 	return sd;
 }
@@ -48,10 +50,10 @@ void sysfs_put(struct sysfs_dirent *sd)
 	while (sd && sd->type != SYSFS_ROOT) {
 		struct sysfs_dirent *parent = sd->parent;
 
-		if (WARN(sd->count <= 0, "sysfs: put on freed node '%s'", sd->name))
+		if (WARN(atomic_read(&sd->count) <= 0, "sysfs: put on freed node '%s'", sd->name))
 			return;
-		if (--sd->count)
-			return;
+		if (!atomic_dec_and_test(&sd->count))
+			return; /* a linked node keeps the tree's count: only unlinked ones are freed */
 		sysfs_free(sd);
 		sd = parent;
 	}
@@ -68,7 +70,7 @@ struct sysfs_dirent *sysfs_new_dirent(const char *name, int type, umode_t mode)
 		kfree(sd);
 		return NULL;
 	}
-	sd->count = 1; /* the tree's reference, taken over by sysfs_add_dirent */
+	atomic_set(&sd->count, 1); /* the tree's reference, taken over by sysfs_add_dirent */
 	sd->type = type;
 	sd->mode = mode;
 	return sd;
@@ -158,7 +160,9 @@ int sysfs_create_dir(struct kobject *kobj)
 	if (!sd)
 		return -ENOMEM;
 	sd->dir.kobj = kobj;
+	mutex_lock(&sysfs_mutex);
 	err = sysfs_add_dirent(parent, sd);
+	mutex_unlock(&sysfs_mutex);
 	if (err) {
 		sysfs_put(sd);
 		return err;
@@ -177,32 +181,45 @@ void sysfs_remove_dir(struct kobject *kobj)
 
 	if (!sd)
 		return;
+	mutex_lock(&sysfs_mutex);
 	if (sd->flags & SYSFS_FLAG_REMOVED)
 		pr_warn("sysfs: '%s' was removed with its parent's directory; delete children before their parent\n",
 			sd->name);
 	sysfs_remove_dirent(sd);
+	mutex_unlock(&sysfs_mutex);
 	kobj->sd = NULL;
 	sysfs_put(sd);
 }
 
 struct sysfs_dirent *sysfs_dirent_first_child(struct sysfs_dirent *dir)
 {
-	struct rb_node *n;
+	struct rb_node *n = NULL;
+	struct sysfs_dirent *sd;
 
 	if (!dir || !sysfs_is_dir(dir))
 		return NULL;
-	n = rb_first(&dir->dir.children);
-	return n ? rb_entry(n, struct sysfs_dirent, node) : NULL;
+	mutex_lock(&sysfs_mutex);
+	if (!(dir->flags & SYSFS_FLAG_REMOVED))
+		n = rb_first(&dir->dir.children);
+	sd = n ? sysfs_get(rb_entry(n, struct sysfs_dirent, node)) : NULL;
+	mutex_unlock(&sysfs_mutex);
+	return sd;
 }
 
 struct sysfs_dirent *sysfs_dirent_next(struct sysfs_dirent *sd)
 {
-	struct rb_node *n;
+	struct rb_node *n = NULL;
+	struct sysfs_dirent *next;
 
-	if (!sd || (sd->flags & SYSFS_FLAG_REMOVED))
+	if (!sd)
 		return NULL;
-	n = rb_next(&sd->node);
-	return n ? rb_entry(n, struct sysfs_dirent, node) : NULL;
+	mutex_lock(&sysfs_mutex);
+	if (!(sd->flags & SYSFS_FLAG_REMOVED))
+		n = rb_next(&sd->node);
+	next = n ? sysfs_get(rb_entry(n, struct sysfs_dirent, node)) : NULL;
+	mutex_unlock(&sysfs_mutex);
+	sysfs_put(sd);
+	return next;
 }
 
 int sysfs_dirent_type(const struct sysfs_dirent *sd)

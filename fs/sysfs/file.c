@@ -51,12 +51,19 @@ static int sysfs_add_file(struct sysfs_dirent *dir, struct kobject *kobj,
 
 int sysfs_create_file(struct kobject *kobj, const struct attribute *attr)
 {
-	return sysfs_add_file(sysfs_kobj_dir(kobj), kobj, attr);
+	int err;
+
+	mutex_lock(&sysfs_mutex);
+	err = sysfs_add_file(sysfs_kobj_dir(kobj), kobj, attr);
+	mutex_unlock(&sysfs_mutex);
+	return err;
 }
 
 void sysfs_remove_file(struct kobject *kobj, const struct attribute *attr)
 {
+	mutex_lock(&sysfs_mutex);
 	sysfs_remove_child(sysfs_kobj_dir(kobj), attr->name, SYSFS_KOBJ_ATTR);
+	mutex_unlock(&sysfs_mutex);
 }
 
 static struct sysfs_dirent *group_dir(struct kobject *kobj,
@@ -95,7 +102,15 @@ static int make_group_dir(struct kobject *kobj, const char *name)
 	return err;
 }
 
-int sysfs_create_group(struct kobject *kobj, const struct attribute_group *grp)
+static void __sysfs_remove_group(struct kobject *kobj, const struct attribute_group *grp)
+{
+	if (grp->name)
+		sysfs_remove_child(sysfs_kobj_dir(kobj), grp->name, SYSFS_DIR);
+	else
+		remove_group_files(kobj, grp);
+}
+
+static int __sysfs_create_group(struct kobject *kobj, const struct attribute_group *grp)
 {
 	struct attribute **a;
 	int err;
@@ -113,21 +128,45 @@ int sysfs_create_group(struct kobject *kobj, const struct attribute_group *grp)
 	return 0;
 
 out_remove:
-	sysfs_remove_group(kobj, grp);
+	__sysfs_remove_group(kobj, grp);
+	return err;
+}
+
+int sysfs_create_group(struct kobject *kobj, const struct attribute_group *grp)
+{
+	int err;
+
+	mutex_lock(&sysfs_mutex);
+	err = __sysfs_create_group(kobj, grp);
+	mutex_unlock(&sysfs_mutex);
 	return err;
 }
 
 void sysfs_remove_group(struct kobject *kobj, const struct attribute_group *grp)
 {
-	if (grp->name)
-		sysfs_remove_child(sysfs_kobj_dir(kobj), grp->name, SYSFS_DIR);
-	else
-		remove_group_files(kobj, grp);
+	mutex_lock(&sysfs_mutex);
+	__sysfs_remove_group(kobj, grp);
+	mutex_unlock(&sysfs_mutex);
+}
+
+/* Under sysfs_mutex: a node not removed still has its kobject, which we hold. */
+static int open_pin(struct sysfs_dirent *sd, struct sysfs_open_file *of)
+{
+	if (sd->flags & SYSFS_FLAG_REMOVED)
+		return -ENODEV;
+	of->owner = sd->attr.attr->owner;
+	if (!try_module_get(of->owner)) /* its module is going away */
+		return -ENODEV;
+	of->sd = sysfs_get(sd);
+	of->kobj = kobject_get(sd->attr.kobj);
+	of->attr = sd->attr.attr;
+	return 0;
 }
 
 int sysfs_open(struct sysfs_dirent *sd, int flags __unused, struct sysfs_open_file **out)
 {
 	struct sysfs_open_file *of;
+	int err;
 
 	*out = NULL;
 	if (sysfs_is_dir(sd))
@@ -139,14 +178,13 @@ int sysfs_open(struct sysfs_dirent *sd, int flags __unused, struct sysfs_open_fi
 	of = kzalloc(sizeof(*of));
 	if (!of)
 		return -ENOMEM;
-	of->owner = sd->attr.attr->owner;
-	if (!try_module_get(of->owner)) { /* its module is going away */
+	mutex_lock(&sysfs_mutex);
+	err = open_pin(sd, of);
+	mutex_unlock(&sysfs_mutex);
+	if (err) {
 		kfree(of);
-		return -ENODEV;
+		return err;
 	}
-	of->sd = sysfs_get(sd);
-	of->kobj = kobject_get(sd->attr.kobj);
-	of->attr = sd->attr.attr;
 	of->needs_read_fill = true;
 	*out = of;
 	return 0;

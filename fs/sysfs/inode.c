@@ -71,12 +71,17 @@ static void sysfs_evict_inode(struct inode *inode)
 
 static int sysfs_vfs_lookup(struct inode *dir, const char *name, struct inode **out)
 {
-	struct sysfs_dirent *sd = sysfs_find_dirent(to_sd(dir), name);
+	struct sysfs_dirent *sd;
+	int err = -ENOENT;
 
-	if (!sd)
-		return -ENOENT;
-	*out = sysfs_get_inode(sd);
-	return *out ? 0 : -ENOMEM;
+	mutex_lock(&sysfs_mutex);
+	sd = sysfs_find_dirent(to_sd(dir), name);
+	if (sd) {
+		*out = sysfs_get_inode(sd);
+		err = *out ? 0 : -ENOMEM;
+	}
+	mutex_unlock(&sysfs_mutex);
+	return err;
 }
 
 static int sysfs_vfs_readlink(struct inode *inode, char *buf, size_t size)
@@ -84,8 +89,20 @@ static int sysfs_vfs_readlink(struct inode *inode, char *buf, size_t size)
 	return sysfs_readlink(to_sd(inode), buf, size);
 }
 
-/* The first child whose name sorts after `after`. */
+static int __sysfs_readdir(struct file *file, const char *after, struct vfs_dirent *out);
+
+/* The first child whose name sorts after `after`, under the tree's mutex. */
 static int sysfs_readdir(struct file *file, const char *after, struct vfs_dirent *out)
+{
+	int found;
+
+	mutex_lock(&sysfs_mutex);
+	found = __sysfs_readdir(file, after, out);
+	mutex_unlock(&sysfs_mutex);
+	return found;
+}
+
+static int __sysfs_readdir(struct file *file, const char *after, struct vfs_dirent *out)
 {
 	struct sysfs_dirent *dir = to_sd(file->f_path.inode), *c;
 	struct rb_node *n = dir->dir.children.rb_node, *best = NULL;

@@ -6,7 +6,7 @@
 
 /* "/" is static and never freed; sysfs_put stops when it reaches it. */
 struct sysfs_dirent sysfs_root_sd = {
-	.count = 1,
+	.count = ATOMIC_INIT(1),
 	.type = SYSFS_ROOT,
 	.mode = S_IRWXUGO & ~S_IWUGO,
 	.name = "",
@@ -28,7 +28,9 @@ int sysfs_init(void)
 	sd = sysfs_new_dirent("sys", SYSFS_DIR, S_IRWXUGO & ~S_IWUGO);
 	if (!sd)
 		return -ENOMEM;
+	mutex_lock(&sysfs_mutex);
 	err = sysfs_add_dirent(&sysfs_root_sd, sd);
+	mutex_unlock(&sysfs_mutex);
 	if (err) {
 		sysfs_put(sd);
 		return err;

@@ -41,8 +41,22 @@ static int walk_one(struct walk *w, const char *p, size_t n, bool follow)
 	return 0;
 }
 
+static int __sysfs_lookup(struct sysfs_dirent *cwd, const char *path, bool follow_last,
+			  struct sysfs_dirent **out);
+
 int sysfs_lookup(struct sysfs_dirent *cwd, const char *path, bool follow_last,
 		 struct sysfs_dirent **out)
+{
+	int err;
+
+	mutex_lock(&sysfs_mutex);
+	err = __sysfs_lookup(cwd, path, follow_last, out);
+	mutex_unlock(&sysfs_mutex);
+	return err;
+}
+
+static int __sysfs_lookup(struct sysfs_dirent *cwd, const char *path, bool follow_last,
+			  struct sysfs_dirent **out)
 {
 	struct walk w = { .cur = cwd ? cwd : &sysfs_root_sd };
 	size_t len = path ? strnlen(path, SYSFS_PATH_MAX) : 0;

@@ -22,7 +22,9 @@ int sysfs_create_link(struct kobject *kobj, struct kobject *target, const char *
 	if (!sd)
 		return -ENOMEM;
 	sd->link.target = sysfs_get(target->sd);
+	mutex_lock(&sysfs_mutex);
 	err = sysfs_add_dirent(dir, sd);
+	mutex_unlock(&sysfs_mutex);
 	if (err)
 		sysfs_put(sd);
 	return err;
@@ -30,7 +32,9 @@ int sysfs_create_link(struct kobject *kobj, struct kobject *target, const char *
 
 void sysfs_remove_link(struct kobject *kobj, const char *name)
 {
+	mutex_lock(&sysfs_mutex);
 	sysfs_remove_child(sysfs_kobj_dir(kobj), name, SYSFS_KOBJ_LINK);
+	mutex_unlock(&sysfs_mutex);
 }
 
 static int depth(const struct sysfs_dirent *sd)

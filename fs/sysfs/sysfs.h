@@ -2,8 +2,18 @@
 #ifndef FS_SYSFS_SYSFS_H
 #define FS_SYSFS_SYSFS_H
 
+#include <kobold/atomic.h>
+#include <kobold/mutex.h>
 #include <kobold/rbtree.h>
 #include <kobold/sysfs.h>
+
+/*
+ * The tree: every node's links, children and flags (2.6.22's sysfs_mutex;
+ * 2.6.10-2.6.21 locked each directory's inode, i_sem then i_mutex). Held
+ * by each call that walks or changes the tree, never while an attribute's
+ * show() or store() runs, so those may add and remove files.
+ */
+extern struct mutex sysfs_mutex;
 
 #define SYSFS_FLAG_REMOVED 0x1 /* unlinked: lookups no longer find it */
 
@@ -15,8 +25,8 @@
  * so a removed node's path can still be printed.
  */
 struct sysfs_dirent {
-	int count;
-	int type; /* SYSFS_ROOT, SYSFS_DIR, SYSFS_KOBJ_ATTR or SYSFS_KOBJ_LINK */
+	atomic_t count; /* 2.6.22's s_count */
+	int type;	/* SYSFS_ROOT, SYSFS_DIR, SYSFS_KOBJ_ATTR or SYSFS_KOBJ_LINK */
 	unsigned int flags;
 	umode_t mode;
 	const char *name;

@@ -8,6 +8,7 @@
 #define KOBOLD_BLKDEV_H
 
 #include <kobold/device.h>
+#include <kobold/spinlock.h>
 #include <kobold/types.h>
 #include <kobold/wait.h>
 
@@ -94,6 +95,12 @@ struct gendisk {
 	int minors;		     /* dev_t's from first_minor: > 1 allows partitions */
 	struct hd_struct **part;     /* [minors]: partition n, or NULL (genhd.h) */
 	struct class_device cdev;    /* its entry in the block class */
+	/*
+	 * 2.6's request_queue->queue_lock (Kobold has no request_queue): the
+	 * requests' accounting in stats, taken with interrupts off since
+	 * completions come from interrupt handlers.
+	 */
+	spinlock_t queue_lock;
 	struct disk_stats stats;
 	struct list_head list; /* all disks, for lsblk */
 };

@@ -8,10 +8,12 @@
 
 #include <kobold/err.h>
 #include <kobold/gfp.h>
+#include <kobold/klist.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/list.h>
 #include <kobold/module.h>
+#include <kobold/semaphore.h>
 #include <kobold/sysfs.h>
 #include <kobold/types.h>
 
@@ -61,7 +63,8 @@ struct bus_type {
 	struct kset subsys;		 /* /sys/bus/<name> */
 	struct kset drivers;		 /* /sys/bus/<name>/drivers; its list holds the drivers */
 	struct kset devices;		 /* /sys/bus/<name>/devices (links) */
-	struct list_head devices_list;	 /* devices on the bus, in add order */
+	struct klist klist_devices;	 /* devices on the bus, in add order (2.6.13's klists) */
+	struct klist klist_drivers;	 /* its drivers, in registration order */
 	struct bus_attribute *bus_attrs; /* arrays ended by __ATTR_NULL */
 	struct device_attribute *dev_attrs;
 	struct driver_attribute *drv_attrs;
@@ -97,7 +100,8 @@ struct device_driver {
 	struct bus_type *bus;
 	struct module *owner;		  /* THIS_MODULE, as 2.6's (see device_add_attrs) */
 	struct kobject kobj;		  /* /sys/bus/<bus>/drivers/<name> */
-	struct list_head devices;	  /* bound devices */
+	struct klist klist_devices;	  /* bound devices (2.6.13's klist) */
+	struct klist_node knode_bus;	  /* in bus->klist_drivers */
 	int (*probe)(struct device *dev); /* 0 binds; an error leaves dev unbound */
 	int (*remove)(struct device *dev);
 	void (*shutdown)(struct device *dev); /* before poweroff and reboot */
@@ -155,8 +159,13 @@ struct dev_pm_info {
 };
 
 struct device {
-	struct list_head bus_list;    /* in bus->devices_list */
-	struct list_head driver_list; /* in driver->devices */
+	struct klist_node knode_bus;	/* in bus->klist_devices */
+	struct klist_node knode_driver; /* in driver->klist_devices */
+	/*
+	 * Held around probe, remove, bind and unbind (2.6.11-2.6.34's dev->sem;
+	 * a parent's before its child's, lockdep's subclass the depth).
+	 */
+	struct semaphore sem;
 	struct device *parent;
 	struct kobject kobj;
 	char bus_id[BUS_ID_SIZE]; /* the name, unique on the bus */
@@ -293,6 +302,7 @@ struct class {
 	struct list_head children;	     /* class devices, in add order */
 	struct list_head devices;	     /* struct device members, in add order */
 	struct list_head interfaces;	     /* in registration order */
+	struct semaphore sem;		     /* the three lists above, and the interfaces' add and remove calls */
 	struct class_attribute *class_attrs; /* arrays ended by __ATTR_NULL */
 	struct class_device_attribute *class_dev_attrs;
 	int (*hotplug)(struct class_device *dev, char **envp, int num_envp,
@@ -316,6 +326,8 @@ struct class_device {
 	struct class_device *parent; /* optional: a subdirectory of another */
 	void (*release)(struct class_device *dev);
 	char class_id[BUS_ID_SIZE];
+	/* NULL-ended; made before the add event, so udev's rules see them (2.6.18's groups). */
+	const struct attribute_group **groups;
 	/* The core's uevent and dev files, owned by the class's module (as 2.6.16's). */
 	struct class_device_attribute uevent_attr, devt_attr;
 };

@@ -11,6 +11,7 @@
 
 #include <kobold/kref.h>
 #include <kobold/list.h>
+#include <kobold/rwsem.h>
 #include <kobold/sysfs.h>
 #include <kobold/types.h>
 
@@ -55,13 +56,15 @@ struct kset_hotplug_ops {
 };
 
 /*
- * A set of kobjects of one kind, itself a kobject (a directory). Linux 2.6
- * wrapped it in a struct subsystem with a semaphore; with one CPU the kset
- * alone does the job.
+ * A set of kobjects of one kind, itself a kobject (a directory). Linux
+ * 2.6.0-2.6.22 wrapped it in a struct subsystem whose rwsem guarded the
+ * list; Kobold keeps the kset alone and the rwsem in it (2.6.23 turned it
+ * into the kset's list_lock spinlock).
  */
 struct kset {
-	struct kobj_type *ktype; /* type of the members, if uniform */
-	struct list_head list;	 /* members, in add order */
+	struct kobj_type *ktype;   /* type of the members, if uniform */
+	struct list_head list;	   /* members, in add order */
+	struct rw_semaphore rwsem; /* the list: write to add or remove, read to walk */
 	struct kobject kobj;
 	struct kset_hotplug_ops *hotplug_ops;
 };
@@ -97,7 +100,10 @@ struct kobj_type *get_ktype(struct kobject *kobj);
 int kobject_get_path(struct kobject *kobj, char *buf, size_t size);
 const char *kobject_state_name(const struct kobject *kobj);
 /* Every kobject initialised and not yet released, oldest first. */
+/* fn runs with the registry's mutex held: it may sleep, but not release a kobject. */
 void kobject_for_each_live(void (*fn)(struct kobject *kobj, void *arg), void *arg);
+/* The same, from inside such an fn (the mutex already held). */
+void __kobject_for_each_live(void (*fn)(struct kobject *kobj, void *arg), void *arg);
 static inline unsigned int kobject_refcount(const struct kobject *kobj)
 {
 	return kref_read(&kobj->kref);

@@ -22,18 +22,32 @@ struct lock_class_key {
 	char unused;
 };
 
-/* In every lock: which class it is, and its name for reports. */
+/*
+ * In every lock: which class it is, and its name for reports. A lock
+ * defined statically (DEFINE_SPINLOCK, DEFINE_MUTEX, ...) has no key: its
+ * own address is the key, as Linux's static_obj() rule. A lock set up at
+ * run time (spin_lock_init, mutex_init, ...) gets the static key of the
+ * line that calls the init macro, so all the locks made there are one class.
+ */
 struct lockdep_map {
 	const struct lock_class_key *key;
 	const char *name;
-	struct lock_class *class; /* found at the first acquire */
+	struct lock_class *class; /* subclass 0's, found at the first acquire */
 };
+
+#define STATIC_LOCKDEP_MAP_INIT(lockname) { .key = NULL, .name = (lockname), .class = NULL }
+
+/* A lock of a class taken inside another of the same class (a parent's dev->sem, then its child's). */
+#define MAX_LOCKDEP_SUBCLASSES 8
+#define SINGLE_DEPTH_NESTING 1
 
 struct held_lock {
 	struct lock_class *class;
 	const struct lockdep_map *instance;
 	unsigned long ip; /* where it was taken */
 	bool trylock;
+	bool read;	  /* a shared (reader's) hold: readers of one lock do not exclude each other */
+	bool irq_context; /* taken by an interrupt handler: orders only against locks it took */
 };
 
 /* The locks one thread holds, innermost last. */
@@ -42,13 +56,37 @@ struct lockdep_task {
 	struct held_lock held[MAX_LOCK_DEPTH];
 };
 
-/* False after the first report: lockdep stops checking, as Linux's debug_locks. */
+/*
+ * False after the first report: lockdep and the spinlock checks stop, as
+ * Linux's debug_locks. The boot option debug_locks=0 starts with it off.
+ */
 extern bool debug_locks;
 
 void lockdep_init_map(struct lockdep_map *map, const char *name,
 		      const struct lock_class_key *key);
-void lock_acquire(struct lockdep_map *map, bool trylock, unsigned long ip);
+/*
+ * Every lock primitive calls these: lock_acquire() before it may wait
+ * (so an inverted order is reported before the deadlock), or after a
+ * trylock succeeds; lock_release() as it lets go. @read: 1 for a reader
+ * that excludes writers (rwsem), 2 for a reader that may nest (rwlock_t).
+ */
+void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
+		  unsigned long ip);
 void lock_release(struct lockdep_map *map, unsigned long ip);
+/* True if the running task holds a lock of @map (semaphores: up() by another task is allowed). */
+bool lock_is_held(const struct lockdep_map *map);
+
+/* The primitives' names for the hooks, as 2.6.18's. */
+#define spin_acquire(l, s, t, i) lock_acquire(l, s, t, 0, i)
+#define spin_release(l, i) lock_release(l, i)
+#define rwlock_acquire(l, s, t, i) lock_acquire(l, s, t, 0, i)
+#define rwlock_acquire_read(l, s, t, i) lock_acquire(l, s, t, 2, i)
+#define rwlock_release(l, i) lock_release(l, i)
+#define mutex_acquire(l, s, t, i) lock_acquire(l, s, t, 0, i)
+#define mutex_release(l, i) lock_release(l, i)
+#define rwsem_acquire(l, s, t, i) lock_acquire(l, s, t, 0, i)
+#define rwsem_acquire_read(l, s, t, i) lock_acquire(l, s, t, 1, i)
+#define rwsem_release(l, i) lock_release(l, i)
 /* "1 lock held by NAME/PID:" and each held lock, as debug_show_held_locks. */
 void lockdep_print_held_locks(const struct lockdep_task *task);
 
@@ -70,6 +108,14 @@ unsigned int lockdep_nr_dependencies(void);
  */
 void lockdep_reset(void);
 
-#define _THIS_IP_ ((unsigned long)__builtin_return_address(0))
+/* Where the code is now (inside an inline lock function: its caller's line). */
+#define _THIS_IP_                        \
+	({                               \
+		__label__ __here;        \
+	__here:                          \
+		(unsigned long)&&__here; \
+	})
+/* Where the running function was called from. */
+#define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 
 #endif

@@ -13,8 +13,10 @@ struct module {
 	const char *name;
 	int (*init)(void);
 	void (*exit)(void);
-	bool live;  /* loaded and not being unloaded: try_module_get may pin it */
-	int refcnt; /* pins (open attribute files); rmmod refuses while nonzero */
+	bool live;   /* loaded and not being unloaded: try_module_get may pin it */
+	bool coming; /* its init runs (2.6's MODULE_STATE_COMING): rmmod refuses */
+	bool going;  /* its exit runs (MODULE_STATE_GOING): modprobe refuses */
+	int refcnt;  /* pins (open attribute files); rmmod refuses while nonzero */
 };
 
 #ifdef MODULE
@@ -73,16 +75,19 @@ static inline bool try_module_get(struct module *mod)
 {
 	if (!mod)
 		return true;
-	if (!mod->live)
-		return false;
-	mod->refcnt++;
-	return true;
+	/* count first, then look: an rmmod that clears live then reads the count sees us */
+	__atomic_add_fetch(&mod->refcnt, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&mod->live, __ATOMIC_SEQ_CST))
+		return true;
+	__atomic_sub_fetch(&mod->refcnt, 1, __ATOMIC_SEQ_CST);
+	return false;
 }
 
+/* One locked instruction (2.6 kept a per-CPU count and stopped the machine to read it). */
 static inline void module_put(struct module *mod)
 {
 	if (mod)
-		mod->refcnt--;
+		__atomic_sub_fetch(&mod->refcnt, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Loads every built-in module, in link order, as the kernel finishes booting. */

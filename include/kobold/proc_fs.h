@@ -12,17 +12,18 @@ int proc_root_init(void);
  * buf (at most size bytes, a page) when the file is opened, and returns its
  * length.
  */
-size_t proc_show_cmdline(char *buf, size_t size);     /* fs/proc/cmdline.c */
-size_t proc_show_cpuinfo(char *buf, size_t size);     /* kernel/cpuinfo.c */
-size_t proc_show_filesystems(char *buf, size_t size); /* fs/super.c */
-size_t proc_show_iomem(char *buf, size_t size);	      /* kernel/resource.c */
-size_t proc_show_ioports(char *buf, size_t size);     /* kernel/resource.c */
-size_t proc_show_loadavg(char *buf, size_t size);     /* fs/proc/base.c */
-size_t proc_show_stat(char *buf, size_t size);	      /* fs/proc/base.c */
-size_t proc_show_meminfo(char *buf, size_t size);     /* fs/proc/meminfo.c */
-size_t proc_show_mounts(char *buf, size_t size);      /* fs/namespace.c */
-size_t proc_show_uptime(char *buf, size_t size);      /* fs/proc/uptime.c */
-size_t proc_show_version(char *buf, size_t size);     /* fs/proc/version.c */
+size_t proc_show_cmdline(char *buf, size_t size);	/* fs/proc/cmdline.c */
+size_t proc_show_cpuinfo(char *buf, size_t size);	/* kernel/cpuinfo.c */
+size_t proc_show_filesystems(char *buf, size_t size);	/* fs/super.c */
+size_t proc_show_iomem(char *buf, size_t size);		/* kernel/resource.c */
+size_t proc_show_ioports(char *buf, size_t size);	/* kernel/resource.c */
+size_t proc_show_loadavg(char *buf, size_t size);	/* fs/proc/base.c */
+size_t proc_show_lockdep_stats(char *buf, size_t size); /* kernel/lockdep.c */
+size_t proc_show_stat(char *buf, size_t size);		/* fs/proc/base.c */
+size_t proc_show_meminfo(char *buf, size_t size);	/* fs/proc/meminfo.c */
+size_t proc_show_mounts(char *buf, size_t size);	/* fs/namespace.c */
+size_t proc_show_uptime(char *buf, size_t size);	/* fs/proc/uptime.c */
+size_t proc_show_version(char *buf, size_t size);	/* fs/proc/version.c */
 
 struct inode;
 struct vfs_dirent;

@@ -106,8 +106,9 @@ int sysfs_path(struct sysfs_dirent *sd, char *buf, size_t size);
 int sysfs_readlink(struct sysfs_dirent *sd, char *buf, size_t size);
 
 /*
- * Children of a directory in name order (strcmp). The pointers are borrowed:
- * valid until the tree changes; take sysfs_get() to keep one longer.
+ * Children of a directory in name order (strcmp), each held: next() puts
+ * the one it is given, so a loop to the end leaves nothing held (one that
+ * stops early puts the last itself). A child removed meanwhile ends the walk.
  */
 struct sysfs_dirent *sysfs_dirent_first_child(struct sysfs_dirent *dir);
 struct sysfs_dirent *sysfs_dirent_next(struct sysfs_dirent *sd);

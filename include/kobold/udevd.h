@@ -67,6 +67,18 @@ int udevd_for_each_link(const char *devpath, void (*fn)(const char *link, void *
 
 /* How RUN+= runs a command line (the shell registers its executor). */
 void udevd_set_executor(int (*run)(const char *line));
+/*
+ * The shell's state is taken for a whole event (its RUN+= lines use it):
+ * enter() returns -1 if a command of the shell runs in another thread
+ * (udevd then leaves its events queued until udevd_kick(), which the shell
+ * calls when the command ends, or until the shell runs them itself: before
+ * each command, udevadm settle, udevadm monitor), 0 if the caller is inside
+ * already, 1 if it took it (then leave() gives it back).
+ */
+void udevd_set_executor_lock(int (*enter)(void), void (*leave)(void));
+void udevd_kick(void);
+/* Handles the next queued event in the caller, if udevd is not at one: true if it did. */
+bool udevd_run_one(void);
 
 /* For the rules: devices in sysfs, and the builtins of IMPORT{builtin}. */
 extern const struct udev_device_ops udev_sysfs_ops;

@@ -37,7 +37,8 @@ struct work_struct {
 struct workqueue_struct {
 	const char *name;
 	struct list_head pending;	     /* of work_struct, oldest first */
-	int running;			     /* items running now */
+	int running;			     /* items running now (nested ones in one thread) */
+	struct task_struct *runner;	     /* the thread running them: one at a time, as 2.6's one worker */
 	struct wait_queue_head idle;	     /* woken after each item: flush_workqueue */
 	struct task_struct *worker[NR_CPUS]; /* NAME/N on CPU N, while it is online */
 	struct list_head list;		     /* on the list of every queue (CPU hotplug) */

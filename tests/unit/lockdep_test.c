@@ -1,7 +1,12 @@
-/* lockdep_test.c: the lock validator reports an inverted order, a cycle through a third lock, recursion and a bad unlock, and nothing for a consistent order. */
+/* lockdep_test.c: the lock validator reports an inverted order, a cycle through a third lock, recursion and a bad unlock, and nothing for a consistent order; then as the lock primitives call it. */
+#include <kobold/device.h>
 #include <kobold/ktest.h>
 #include <kobold/lockdep.h>
+#include <kobold/mutex.h>
 #include <kobold/printk.h>
+#include <kobold/rwsem.h>
+#include <kobold/semaphore.h>
+#include <kobold/spinlock.h>
 
 #define IP(n) ((unsigned long)(n)) /* call sites: any distinct numbers */
 
@@ -10,13 +15,16 @@ struct test_lock {
 	struct lockdep_map dep_map;
 };
 
-static void take(struct test_lock *l, unsigned long ip) { lock_acquire(&l->dep_map, false, ip); }
+static void take(struct test_lock *l, unsigned long ip) { lock_acquire(&l->dep_map, 0, false, 0, ip); }
 static void drop(struct test_lock *l, unsigned long ip) { lock_release(&l->dep_map, ip); }
 
 static void init(struct test_lock *l, const char *name, const struct lock_class_key *key)
 {
 	lockdep_init_map(&l->dep_map, name, key);
 }
+
+/* A case's report turned lock debugging off: on again for the next case and suite. */
+static void lockdep_test_exit(struct ktest *t) { lockdep_reset(); }
 
 static int lockdep_test_init(struct ktest *t)
 {
@@ -110,7 +118,7 @@ static void lockdep_a_trylock_records_no_order(struct ktest *t)
 	init(&a, "ta", &ka);
 	init(&b, "tb", &kb);
 	take(&a, IP(1));
-	lock_acquire(&b.dep_map, true, IP(2)); /* a trylock never waits: no "a before b" */
+	lock_acquire(&b.dep_map, 0, true, 0, IP(2)); /* a trylock never waits: no "a before b" */
 	drop(&b, IP(3));
 	drop(&a, IP(4));
 	take(&b, IP(5));
@@ -142,12 +150,188 @@ static void lockdep_recursion_and_a_bad_unlock_are_reported(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, debug_locks);
 }
 
+/* The primitives as wired: a static lock is a class of its own, named after its variable. */
+static DEFINE_MUTEX(wired_a);
+static DEFINE_MUTEX(wired_b);
+
+static void lockdep_wired_mutexes_report_abba_with_both_chains(struct ktest *t)
+{
+	u32 seq = log_seq();
+
+	mutex_lock(&wired_a);
+	mutex_lock(&wired_b);
+	mutex_unlock(&wired_b);
+	mutex_unlock(&wired_a);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	mutex_lock(&wired_b);
+	mutex_lock(&wired_a); /* uncontended: no deadlock today, the report all the same */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible circular locking dependency detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "is trying to acquire lock:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (wired_a), at: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "but task is already holding lock:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (wired_b), at: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #1 (wired_b):"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "while holding (wired_a)"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #0 (wired_a):"));
+	KTEST_EXPECT_FALSE(t, debug_locks);
+	mutex_unlock(&wired_a);
+	mutex_unlock(&wired_b);
+}
+
+struct two_locks {
+	spinlock_t lock;
+	struct mutex m;
+};
+
+static void init_two(struct two_locks *l)
+{
+	spin_lock_init(&l->lock); /* one line: one class for every instance */
+	mutex_init(&l->m);
+}
+
+static void lockdep_one_init_site_is_one_class(struct ktest *t)
+{
+	struct two_locks x, y;
+	unsigned int classes;
+	u32 seq = log_seq();
+
+	init_two(&x);
+	init_two(&y);
+	spin_lock(&x.lock);
+	classes = lockdep_nr_classes();
+	spin_lock(&y.lock); /* another instance of a class already held */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible recursive locking detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (&l->lock), at: "));
+	KTEST_EXPECT_EQ(t, lockdep_nr_classes(), classes); /* no new class for y */
+	spin_unlock(&y.lock);
+	spin_unlock(&x.lock);
+}
+
+static void lockdep_a_nested_subclass_is_no_recursion(struct ktest *t)
+{
+	struct two_locks parent, child;
+	u32 seq = log_seq();
+
+	init_two(&parent);
+	init_two(&child);
+	mutex_lock(&parent.m);
+	mutex_lock_nested(&child.m, SINGLE_DEPTH_NESTING); /* a parent's, then its child's */
+	mutex_unlock(&child.m);
+	mutex_unlock(&parent.m);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	mutex_lock_nested(&child.m, SINGLE_DEPTH_NESTING);
+	mutex_lock(&parent.m); /* the child's before its parent's: the inverted order */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible circular locking dependency detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "(&l->m/1)"));
+	mutex_unlock(&parent.m);
+	mutex_unlock(&child.m);
+}
+
+static void lockdep_semaphores_of_count_one_are_locks(struct ktest *t)
+{
+	static DECLARE_MUTEX(sem_a);
+	static DECLARE_MUTEX(sem_b);
+	struct semaphore pool;
+	u32 seq = log_seq();
+
+	sema_init(&pool, 2); /* a count, not a lock: lockdep leaves it alone */
+	down(&pool);
+	down(&pool);
+	up(&pool);
+	up(&pool);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	down(&sem_a);
+	down(&sem_b);
+	up(&sem_b);
+	up(&sem_a);
+	down(&sem_b);
+	KTEST_EXPECT_EQ(t, down_trylock(&sem_a), 0); /* a trylock never waits: no report */
+	up(&sem_a);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	down(&sem_a);
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible circular locking dependency detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #1 (sem_b):"));
+	up(&sem_a);
+	up(&sem_b);
+}
+
+static void lockdep_rwsem_readers_and_rwlock_readers(struct ktest *t)
+{
+	static DECLARE_RWSEM(rw);
+	static DEFINE_RWLOCK(rl);
+	u32 seq = log_seq();
+
+	read_lock(&rl);
+	read_lock(&rl); /* rwlock_t readers may nest */
+	read_unlock(&rl);
+	read_unlock(&rl);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	down_read(&rw);
+	down_read(&rw); /* an rwsem reader may not: a writer between them deadlocks */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible recursive locking detected"));
+	up_read(&rw);
+	up_read(&rw);
+}
+
+static void lockdep_off_reports_nothing(struct ktest *t)
+{
+	static DEFINE_SPINLOCK(off_a);
+	static DEFINE_SPINLOCK(off_b);
+	u32 seq = log_seq();
+
+	debug_locks = false; /* as the boot option debug_locks=0 */
+	spin_lock(&off_a), spin_lock(&off_b), spin_unlock(&off_b), spin_unlock(&off_a);
+	spin_lock(&off_b), spin_lock(&off_a), spin_unlock(&off_a), spin_unlock(&off_b);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "WARNING"));
+	KTEST_EXPECT_EQ(t, lockdep_current()->depth, 0);
+}
+
+/*
+ * Two of the device model's own locks, in the documented order (a device's
+ * dev->sem, then its class's semaphore: probe registers class devices),
+ * then inverted: the report names both, before anyone waits.
+ */
+static void lockdep_device_model_locks_in_both_orders(struct ktest *t)
+{
+	static struct class cls = { .name = "ktest_lockdep" };
+	struct device dev = { 0 };
+	u32 seq = log_seq();
+
+	device_initialize(&dev); /* dev->sem: one class for every device */
+	KTEST_ASSERT_EQ(t, class_register(&cls), 0);
+	down(&dev.sem);
+	down(&cls.sem);
+	up(&cls.sem);
+	up(&dev.sem);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "WARNING"));
+	down(&cls.sem);
+	down(&dev.sem);
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible circular locking dependency detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (&dev->sem), at: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "but task is already holding lock:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (&cls->sem), at: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #1 (&cls->sem):"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "-> #0 (&dev->sem):"));
+	up(&dev.sem);
+	up(&cls.sem);
+	class_unregister(&cls);
+	kobject_forget(&dev.kobj); /* never added: no release to run */
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(lockdep_abba_is_reported_at_the_second_order),
 	KTEST_CASE(lockdep_a_consistent_order_is_no_report),
 	KTEST_CASE(lockdep_a_cycle_through_a_third_lock_is_found),
 	KTEST_CASE(lockdep_a_trylock_records_no_order),
 	KTEST_CASE(lockdep_recursion_and_a_bad_unlock_are_reported),
+	KTEST_CASE(lockdep_wired_mutexes_report_abba_with_both_chains),
+	KTEST_CASE(lockdep_one_init_site_is_one_class),
+	KTEST_CASE(lockdep_a_nested_subclass_is_no_recursion),
+	KTEST_CASE(lockdep_semaphores_of_count_one_are_locks),
+	KTEST_CASE(lockdep_rwsem_readers_and_rwlock_readers),
+	KTEST_CASE(lockdep_off_reports_nothing),
+	KTEST_CASE(lockdep_device_model_locks_in_both_orders),
 	KTEST_END,
 };
 
@@ -155,6 +339,6 @@ static struct ktest_suite lockdep_suite = {
 	.name = "lockdep",
 	.cases = lockdep_cases,
 	.init = lockdep_test_init,
-	.exit = NULL,
+	.exit = lockdep_test_exit,
 };
 KTEST_SUITE(lockdep_suite);

@@ -11,6 +11,9 @@
 #include <kobold/semaphore.h>
 #include <kobold/spinlock.h>
 
+/* A case's report turned lock debugging off: on again for the next case and suite. */
+static void locking_test_exit(struct ktest *t) { lockdep_reset(); }
+
 static int locking_test_init(struct ktest *t)
 {
 	lockdep_reset(); /* a spinlock report turns lock debugging off, as in Linux */
@@ -80,6 +83,7 @@ static void locking_spinlock_counts_preemption(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, debug_locks); /* nothing reported */
 }
 
+/* With lockdep on, it sees a spinlock taken twice first, and reports in its own words (2.6.18). */
 static void locking_spinlock_recursion_is_reported(struct ktest *t)
 {
 	spinlock_t lock;
@@ -88,18 +92,40 @@ static void locking_spinlock_recursion_is_reported(struct ktest *t)
 	spin_lock_init(&lock);
 	spin_lock(&lock);
 	spin_lock(&lock); /* on one CPU this would hang: it is reported instead */
-	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: spinlock recursion on CPU#"));
-	KTEST_EXPECT_TRUE(t, log_search(seq, ".magic: dead4ead, .owner: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: possible recursive locking detected"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (&lock), at: "));
 	KTEST_EXPECT_FALSE(t, debug_locks); /* reported once, then off */
 	spin_unlock(&lock);
 	spin_unlock(&lock);
 	lockdep_reset();
 	seq = log_seq();
 	spin_unlock(&lock); /* not held */
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: bad unlock balance detected!"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "is trying to release lock (&lock) at:"));
+	lockdep_reset();
+	__preempt_count = 0; /* the unbalanced unlocks above */
+}
+
+/* The lock word's own checks (CONFIG_DEBUG_SPINLOCK), below lockdep's hooks. */
+static void locking_spinlock_debug_checks_the_word(struct ktest *t)
+{
+	spinlock_t lock;
+	u32 seq = log_seq();
+
+	spin_lock_init(&lock);
+	_raw_spin_lock(&lock);
+	_raw_spin_lock(&lock);
+	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: spinlock recursion on CPU#"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, ".magic: dead4ead, .owner: "));
+	KTEST_EXPECT_FALSE(t, debug_locks);
+	_raw_spin_unlock(&lock); /* the recursion's: it was not taken */
+	_raw_spin_unlock(&lock);
+	lockdep_reset();
+	seq = log_seq();
+	_raw_spin_unlock(&lock); /* not held */
 	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: spinlock already unlocked on CPU#"));
 	KTEST_EXPECT_TRUE(t, log_search(seq, ".owner: <none>/-1, .owner_cpu: -1"));
 	lockdep_reset();
-	__preempt_count = 0; /* the unbalanced unlocks above */
 }
 
 static void locking_rwlock_readers_share_a_writer_is_alone(struct ktest *t)
@@ -117,7 +143,7 @@ static void locking_rwlock_readers_share_a_writer_is_alone(struct ktest *t)
 	write_unlock(&lock);
 	KTEST_EXPECT_EQ(t, preempt_count(), 0);
 	KTEST_EXPECT_FALSE(t, log_search(seq, "BUG: rwlock"));
-	write_unlock(&lock); /* not held */
+	_raw_write_unlock(&lock); /* not held: the word's check (lockdep would see it first) */
 	KTEST_EXPECT_TRUE(t, log_search(seq, "BUG: rwlock already unlocked on CPU#"));
 	lockdep_reset();
 	__preempt_count = 0;
@@ -218,6 +244,7 @@ static const struct ktest_case locking_cases[] = {
 	KTEST_CASE(locking_kref_releases_at_the_last_put),
 	KTEST_CASE(locking_spinlock_counts_preemption),
 	KTEST_CASE(locking_spinlock_recursion_is_reported),
+	KTEST_CASE(locking_spinlock_debug_checks_the_word),
 	KTEST_CASE(locking_rwlock_readers_share_a_writer_is_alone),
 	KTEST_CASE(locking_semaphore_counts_units),
 	KTEST_CASE(locking_mutex_has_one_owner),
@@ -231,5 +258,6 @@ static struct ktest_suite locking_suite = {
 	.name = "locking",
 	.cases = locking_cases,
 	.init = locking_test_init,
+	.exit = locking_test_exit,
 };
 KTEST_SUITE(locking_suite);
