@@ -46,10 +46,12 @@ def test_atomic_sleep_is_reported_as_2_6_18_does(two):
 
 
 def test_spinlock_recursion_is_caught_before_it_spins(two):
+    """lockdep sees the second spin_lock first and reports it in its words, as
+    2.6.18 with CONFIG_PROVE_LOCKING does; the lock word's own check
+    (BUG: spinlock recursion) is tested in tests/unit/locking_test.c."""
     out = provoke(two, "SPINLOCK_RECURSION")
-    m = re.search(r"BUG: spinlock recursion on CPU#(\d), sh/1\n", out)
-    assert m, out
-    assert re.search(r" lock: \S+, \.magic: dead4ead, \.owner: sh/1, \.owner_cpu: %s\n" % m.group(1), out), out
+    assert "WARNING: possible recursive locking detected\n" in out, out
+    assert re.search(r"sh/1 is trying to acquire lock:\n\[[^]]*\]  \(lkdtm_lock\), at: lkdtm_SPINLOCK_RECURSION\+0x", out), out
     assert re.search(r"\] lkdtm_SPINLOCK_RECURSION\+0x", out), out
     assert two.run("echo alive") == "alive\n"  # the second spin_lock did not hang
 
