@@ -3,15 +3,14 @@
  * across mounts, "." and ".." (nothing above "/"), symlinks followed by
  * walking their text from the link's directory; and the calls that make
  * or remove names: mkdir, rmdir, unlink, symlink, mknod, rename. Each
- * name operation runs under the big kernel lock (lock_kernel), as 2.6's
- * sys_mount and many of its filesystems still did: the tree of names,
- * the inodes' counts and the mounts are Kobold's, written for one flow.
+ * name operation runs under the VFS's lock (fs/vfs_lock.c): the tree of
+ * names, the inodes' counts and the mounts are Kobold's, written for one
+ * flow, with no per-directory lock as 2.6's i_sem.
  * Reads and writes of an open file do not take it (a sysfs store may
  * register devices, which make /dev nodes by these very calls).
  */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
-#include <kobold/smp_lock.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -182,9 +181,9 @@ int vfs_path_lookup(const struct path *cwd, const char *name, unsigned int flags
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_path_lookup(cwd, name, flags, out);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -250,13 +249,13 @@ static int make_name(const struct path *cwd, const char *name, make_fn fn, const
 	struct path dir;
 	int err;
 
-	lock_kernel();
+	vfs_lock();
 	err = lookup_parent(cwd, name, &dir, last);
 	if (!err) {
 		err = is_special(last) ? -EEXIST : fn(dir.inode, last, arg);
 		path_put(&dir);
 	}
-	unlock_kernel();
+	vfs_unlock();
 	return err;
 }
 
@@ -347,9 +346,9 @@ static int remove_name(const struct path *cwd, const char *name, bool rmdir)
 {
 	int err;
 
-	lock_kernel();
+	vfs_lock();
 	err = __remove_name(cwd, name, rmdir);
-	unlock_kernel();
+	vfs_unlock();
 	return err;
 }
 
@@ -413,9 +412,9 @@ int vfs_rename(const struct path *cwd, const char *oldname, const char *newname)
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_rename(cwd, oldname, newname);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -438,9 +437,9 @@ int vfs_readlink(const struct path *cwd, const char *name, char *buf, size_t siz
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_readlink(cwd, name, buf, size);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -489,8 +488,8 @@ int vfs_path_name(const struct path *p, char *buf, size_t size)
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_path_name(p, buf, size);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }

@@ -6,7 +6,6 @@
 #include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
-#include <kobold/smp_lock.h>
 #include <kobold/proc_fs.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -17,23 +16,23 @@ static LIST_HEAD(mounts);
 static void __vfs_for_each_mount(void (*fn)(struct vfsmount *mnt, void *arg), void *arg);
 static struct vfsmount *root_mnt;
 
-/* The counts change under the big kernel lock, as every name operation (see lock_kernel below). */
+/* The counts change under the VFS's lock, as every name operation (fs/vfs_lock.c). */
 void path_get(struct path *p)
 {
-	lock_kernel();
+	vfs_lock();
 	p->mnt->mnt_count++;
 	igrab(p->inode);
-	unlock_kernel();
+	vfs_unlock();
 }
 
 void path_put(struct path *p)
 {
 	if (!p->mnt)
 		return;
-	lock_kernel();
+	vfs_lock();
 	iput(p->inode);
 	p->mnt->mnt_count--;
-	unlock_kernel();
+	vfs_unlock();
 	p->mnt = NULL;
 	p->inode = NULL;
 }
@@ -52,9 +51,9 @@ int vfs_root(struct path *out)
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_root(out);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -167,9 +166,9 @@ int do_mount(const struct path *cwd, const char *dev_name, const char *dir, cons
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __do_mount(cwd, dev_name, dir, type);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -202,17 +201,17 @@ int do_umount(const struct path *cwd, const char *dir)
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __do_umount(cwd, dir);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
 void vfs_for_each_mount(void (*fn)(struct vfsmount *mnt, void *arg), void *arg)
 {
-	lock_kernel();
+	vfs_lock();
 	__vfs_for_each_mount(fn, arg);
-	unlock_kernel();
+	vfs_unlock();
 }
 
 static void __vfs_for_each_mount(void (*fn)(struct vfsmount *mnt, void *arg), void *arg)

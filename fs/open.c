@@ -5,7 +5,6 @@
  */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
-#include <kobold/smp_lock.h>
 #include <kobold/module.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -61,9 +60,9 @@ int vfs_open(const struct path *cwd, const char *name, unsigned int flags, umode
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_open(cwd, name, flags, mode, out);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -127,9 +126,9 @@ int vfs_open_path(const struct path *p, unsigned int flags, struct file **out)
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_open_path(p, flags, out);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -147,9 +146,9 @@ static void __vfs_close(struct file *f)
 
 void vfs_close(struct file *f)
 {
-	lock_kernel();
+	vfs_lock();
 	__vfs_close(f);
-	unlock_kernel();
+	vfs_unlock();
 }
 
 static int __vfs_truncate(const struct path *cwd, const char *name, loff_t size)
@@ -168,9 +167,9 @@ int vfs_truncate(const struct path *cwd, const char *name, loff_t size)
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_truncate(cwd, name, size);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 
@@ -202,9 +201,9 @@ int vfs_stat(const struct path *cwd, const char *name, unsigned int flags, struc
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_stat(cwd, name, flags, st);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }
 

@@ -2,7 +2,6 @@
 #include <kobold/aio.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
-#include <kobold/smp_lock.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
@@ -82,8 +81,8 @@ int vfs_readdir(struct file *f, struct vfs_dirent *out)
 {
 	int ret;
 
-	lock_kernel();
+	vfs_lock();
 	ret = __vfs_readdir(f, out);
-	unlock_kernel();
+	vfs_unlock();
 	return ret;
 }

@@ -23,6 +23,7 @@
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/smp.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
 
@@ -213,13 +214,21 @@ static int _cpu_down(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * The big kernel lock (a shell's command line holds it) is let go first:
+ * the CPU's workers stop on the way, and one may be running a udev RUN+=
+ * line that waits for it; held across cpu_add_remove_lock, it would be
+ * taken back inside it, the other order.
+ */
 int cpu_down(unsigned int cpu)
 {
+	int depth = release_kernel_lock();
 	int err;
 
 	mutex_lock(&cpu_add_remove_lock);
 	err = _cpu_down(cpu);
 	mutex_unlock(&cpu_add_remove_lock);
+	reacquire_kernel_lock(depth);
 	return err;
 }
 

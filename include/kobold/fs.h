@@ -225,6 +225,10 @@ int devtmpfs_delete_node(const char *name, dev_t devt);
 #define LOOKUP_FOLLOW 0x1 /* follow a symlink in the last component */
 
 /* "/" (counted), after vfs_init. */
+/* fs/vfs_lock.c: the VFS's name operations, whole; nests in its holder. */
+void vfs_lock(void);
+void vfs_unlock(void);
+
 int vfs_root(struct path *out);
 void path_get(struct path *p);
 void path_put(struct path *p);
