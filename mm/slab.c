@@ -50,7 +50,8 @@ static struct kmalloc_hdr *free_list[NR_CLASSES];
 static struct kmalloc_hdr *live;
 static struct kmem_stats stats;
 static unsigned long fail_countdown;
-static unsigned long fail_injected; /* failures forced by kmalloc_fail_nth */
+static unsigned long fail_injected;	    /* failures forced by kmalloc_fail_nth */
+static const struct task_struct *fail_task; /* only its allocations count (NULL: every thread's) */
 
 static size_t class_size(int cls) { return (size_t)1 << (cls + MIN_SHIFT); }
 static u8 *payload(struct kmalloc_hdr *h) { return (u8 *)(h + 1); }
@@ -242,7 +243,8 @@ static void *kmalloc_frame(size_t size, const void *frame)
 	const void *track[KMALLOC_TRACK];
 	struct kmalloc_hdr *h = NULL;
 	unsigned long flags = local_irq_save();
-	bool injected = fail_countdown && --fail_countdown == 0;
+	bool injected = fail_countdown && (!fail_task || fail_task == current) &&
+			--fail_countdown == 0;
 
 	save_track(track, frame);
 	if (injected || size > (1u << 28) || !(h = take_object(total))) {
@@ -349,6 +351,14 @@ void kmalloc_fail_nth(unsigned long n)
 	unsigned long flags = local_irq_save();
 
 	fail_countdown = n;
+	local_irq_restore(flags);
+}
+
+void kmalloc_fail_task(const struct task_struct *p)
+{
+	unsigned long flags = local_irq_save();
+
+	fail_task = p;
 	local_irq_restore(flags);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <kobold/errno.h>
 #include <kobold/param.h>
+#include <kobold/sched.h>
 #include <kobold/shell.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
@@ -63,8 +64,10 @@ static int run_with_fault(unsigned int n, int argc, char **argv)
 		sh_err("failslab: %s: command not found\n", argv[0]);
 		return 127;
 	}
+	kmalloc_fail_task(current); /* the command's own allocations, not events/N's beside it */
 	kmalloc_fail_nth(n);
 	status = shell_redirect_finish(argv[0], c->fn(argc, argv));
+	kmalloc_fail_task(NULL);
 	if (kmalloc_fail_pending()) {
 		kmalloc_fail_nth(0);
 		if (!signal_pending()) /* after Ctrl-C it only means the run was cut short */

@@ -22,6 +22,13 @@ void kmem_get_stats(struct kmem_stats *st);
 
 /* Fault injection, as Linux's failslab: make the nth allocation from now fail (0: off). */
 void kmalloc_fail_nth(unsigned long n);
+/*
+ * Counts only p's allocations toward the armed failure (NULL: every
+ * thread's), as Linux's fault injection with its task filter: a command
+ * run under failslab fails in its own thread, not in work beside it.
+ */
+struct task_struct;
+void kmalloc_fail_task(const struct task_struct *p);
 /* Allocations still to go before the armed failure (0: none armed, or it happened). */
 unsigned long kmalloc_fail_pending(void);
 /* Failures forced so far. */
