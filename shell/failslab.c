@@ -18,9 +18,11 @@ static int set_nth(const char *val, const struct kernel_param *kp)
 	unsigned int n;
 	int err = kstrtouint(val, 0, &n);
 
-	if (!err)
-		kmalloc_fail_nth(n);
-	return err;
+	if (err)
+		return err;
+	kmalloc_fail_task(current); /* the boot thread's allocations: the threads beside it vary */
+	kmalloc_fail_nth(n);
+	return 0;
 }
 
 static int get_nth(char *buf, size_t size, const struct kernel_param *kp)

@@ -19,6 +19,7 @@
 #include <kobold/slab.h>
 #include <kobold/smp_lock.h>
 #include <kobold/string.h>
+#include <kobold/time.h>
 #include <kobold/udevd.h>
 #include <kobold/workqueue.h>
 
@@ -41,6 +42,7 @@ struct udev_db_entry {
 static LIST_HEAD(queue);
 static unsigned int queued;
 static unsigned long dropped;
+static unsigned long dropped_said; /* jiffies of the last report; 0: none yet */
 static bool processing;
 static struct task_struct *processing_task; /* the thread handling an event (for settle) */
 static struct work_struct udevd_work;
@@ -135,8 +137,15 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 	for (char **v = envp; *v && n < NUM_ENVP; v++, n++)
 		len += strlen(*v) + 1;
 	if (queued >= UDEVD_QUEUE_MAX) {
-		if (dropped++ == 0) /* once a burst: a flood would bury the console */
+		/*
+		 * Once a burst, and at most once in 5 s (printk_ratelimit's
+		 * interval): the queue drains beside the sender and fills again,
+		 * and a flood of reports would bury the console.
+		 */
+		if (dropped++ == 0 && (!dropped_said || (long)(jiffies - (dropped_said + 5 * HZ)) > 0)) {
+			dropped_said = jiffies ?: 1;
 			pr_warn("udevd: queue full (%d events): events not handled\n", UDEVD_QUEUE_MAX);
+		}
 		drop_links_of_lost(action, envp_get(envp, "DEVPATH"));
 		return;
 	}
