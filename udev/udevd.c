@@ -44,7 +44,8 @@ static unsigned int queued;
 static unsigned long dropped;
 static unsigned long dropped_said; /* jiffies of the last report; 0: none yet */
 static bool processing;
-static struct task_struct *processing_task; /* the thread handling an event (for settle) */
+static struct task_struct *processing_task;  /* the thread handling an event (for settle) */
+static struct udevd_event *processing_event; /* that event: still "in the queue" for settle */
 static struct work_struct udevd_work;
 static LIST_HEAD(udev_listeners);
 static LIST_HEAD(db);
@@ -248,7 +249,17 @@ void udevd_for_each_queued(void (*fn)(const char *devpath, const char *seqnum, v
 			   void *arg)
 {
 	struct udevd_event *e;
+	char devpath[UDEV_VALUE_MAX] = "", seqnum[24] = "";
+	unsigned long flags = local_irq_save();
 
+	/* The event being handled first: as systemd's queue, it leaves when done. */
+	if (processing_event) {
+		strscpy(devpath, envp_get(processing_event->envp, "DEVPATH") ?: "", sizeof(devpath));
+		strscpy(seqnum, envp_get(processing_event->envp, "SEQNUM") ?: "", sizeof(seqnum));
+	}
+	local_irq_restore(flags);
+	if (*devpath)
+		fn(devpath, seqnum, arg);
 	list_for_each_entry(e, &queue, node)
 		fn(envp_get(e->envp, "DEVPATH") ?: "", envp_get(e->envp, "SEQNUM") ?: "", arg);
 }
@@ -525,11 +536,17 @@ static bool udevd_handle_next(void)
 		schedule_work(&udevd_work);
 	else
 		dropped = 0; /* drained: the next overflow is reported again */
+	flags = local_irq_save();
 	processing = true;
 	processing_task = current;
+	processing_event = e;
+	local_irq_restore(flags);
 	udevd_handle(e);
+	flags = local_irq_save();
+	processing_event = NULL;
 	processing_task = NULL;
 	processing = false;
+	local_irq_restore(flags);
 	kfree(e);
 	if (queued)
 		schedule_work(&udevd_work);
