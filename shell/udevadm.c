@@ -591,9 +591,9 @@ static int cmd_udevadm_settle(int argc, char **argv)
 		if (run_scheduled_work())
 			continue;
 		/* udevd busy further up (a RUN+= runs this): nothing to wait for */
-		if (!udevd_busy_elsewhere())
+		if (udevd_busy_here())
 			break;
-		udevd_wait_elsewhere(); /* another thread handles one: wait for it */
+		udevd_wait_elsewhere(); /* another thread handles one, or is about to: wait */
 	}
 	if (!udevd_busy())
 		return 0;

@@ -217,6 +217,8 @@ bool udevd_busy_elsewhere(void)
 	return processing && processing_task != current;
 }
 
+bool udevd_busy_here(void) { return processing && processing_task == current; }
+
 void udevd_wait_elsewhere(void)
 {
 	int depth = release_kernel_lock(); /* the other thread may need it */

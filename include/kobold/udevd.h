@@ -38,6 +38,8 @@ int udevd_reload(void);
 bool udevd_busy(void);
 /* True while another thread handles an event (events/0, or another console's command). */
 bool udevd_busy_elsewhere(void);
+/* True if the running thread is inside udevd's handling of an event (a RUN+= line runs it). */
+bool udevd_busy_here(void);
 /* A tick's sleep without the big kernel lock, while another thread handles an event. */
 void udevd_wait_elsewhere(void);
 /*
