@@ -217,7 +217,8 @@ long sys_writev(int fd, const struct iovec __user *vec, unsigned long vlen)
 	return do_iov(fd, vec, vlen, true);
 }
 
-long sys_pread64(int fd, char __user *buf, size_t count, u32 lo, u32 hi)
+/* pread64/pwrite64: the I/O at the 64-bit offset hi:lo, the file's own position left as it was. */
+static long do_pio(int fd, char __user *buf, size_t count, u32 lo, u32 hi, bool write)
 {
 	struct file *f = fget(files(), fd);
 	loff_t old;
@@ -227,24 +228,19 @@ long sys_pread64(int fd, char __user *buf, size_t count, u32 lo, u32 hi)
 		return -EBADF;
 	old = f->f_pos;
 	f->f_pos = (loff_t)(((u64)hi << 32) | lo);
-	r = file_read(f, buf, count);
+	r = write ? file_write(f, buf, count) : file_read(f, buf, count);
 	f->f_pos = old;
 	return r;
 }
 
+long sys_pread64(int fd, char __user *buf, size_t count, u32 lo, u32 hi)
+{
+	return do_pio(fd, buf, count, lo, hi, false);
+}
+
 long sys_pwrite64(int fd, const char __user *buf, size_t count, u32 lo, u32 hi)
 {
-	struct file *f = fget(files(), fd);
-	loff_t old;
-	long r;
-
-	if (!f)
-		return -EBADF;
-	old = f->f_pos;
-	f->f_pos = (loff_t)(((u64)hi << 32) | lo);
-	r = file_write(f, buf, count);
-	f->f_pos = old;
-	return r;
+	return do_pio(fd, (char __user *)buf, count, lo, hi, true);
 }
 
 static long do_lseek(struct file *f, loff_t off, int whence, loff_t *res)
