@@ -8,7 +8,6 @@
  * the caller as it was.
  */
 #include <asm/desc.h>
-#include <asm/io.h>
 #include <asm/ptrace.h>
 #include <kobold/completion.h>
 #include <kobold/elf.h>
@@ -468,6 +467,5 @@ int kernel_execve(const char *path, char *const argv[], char *const envp[])
 		return err;
 	current->flags &= ~PF_KTHREAD;
 	user_trap_exit(&regs); /* returns with interrupts off, until the iret */
-	irq_lock_release();    /* the iret turns interrupts on (kernel/irq_lock.c) */
 	start_user(&regs);
 }

@@ -9,7 +9,6 @@
 #include <asm/ptrace.h>
 #include <kobold/completion.h>
 #include <kobold/errno.h>
-#include <asm/io.h>
 #include <kobold/irqflags.h>
 #include <kobold/fdtable.h>
 #include <kobold/mm_types.h>
@@ -92,7 +91,6 @@ static int ret_from_fork(void *data)
 		put_user(current->pid, (int __user *)tidptr);
 	regs.vector = 0;
 	user_trap_exit(&regs); /* a signal already pending, a reschedule */
-	irq_lock_release();    /* the iret turns interrupts on (kernel/irq_lock.c) */
 	start_user(&regs);
 }
 

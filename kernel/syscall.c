@@ -8,6 +8,7 @@
  * to ring 3 a pending reschedule or signal is handled first.
  */
 #include <asm/desc.h>
+#include <asm/io.h>
 #include <asm/ptrace.h>
 #include <kobold/errno.h>
 #include <kobold/irqflags.h>
@@ -81,8 +82,15 @@ void user_trap_exit(struct pt_regs *regs)
 {
 	if (regs->vector == SYSCALL_VECTOR)
 		do_syscall(regs);
-	if (user_mode(regs))
-		exit_to_user_mode(regs);
+	if (!user_mode(regs))
+		return;
+	exit_to_user_mode(regs);
+	/*
+	 * Interrupts stay off until the iret, which turns them on: the
+	 * interrupt lock (kernel/irq_lock.c) goes first, or every other CPU
+	 * would wait on it while the process runs.
+	 */
+	irq_lock_release();
 }
 
 int sys_sleep_begin(void) { return release_kernel_lock(); }

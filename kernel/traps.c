@@ -177,18 +177,10 @@ static void __trap_dispatch(struct pt_regs *regs)
 	die(regs);
 }
 
-/*
- * Every trap and interrupt; one from ring 3 ends with the system call and
- * signals. The way back to ring 3 ends with interrupts off and the
- * interrupt lock taken (exit_to_user_mode's last look): the iret turns
- * interrupts on, so the lock goes first, or every other CPU would wait on
- * it while the process runs.
- */
+/* Every trap and interrupt; one from ring 3 ends with the system call and signals. */
 void trap_dispatch(struct pt_regs *regs)
 {
 	__trap_dispatch(regs);
-	if (user_mode(regs)) {
+	if (user_mode(regs))
 		user_trap_exit(regs);
-		irq_lock_release();
-	}
 }
