@@ -54,7 +54,7 @@ KERNEL_SRCS := $(sort $(wildcard kernel/*.c mm/*.c kernel/power/*.c shell/*.c ud
 	lib/string.c lib/vsprintf.c \
 	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c drivers/input/serio/*.c drivers/rtc/*.c drivers/char/*.c drivers/char/hw_random/*.c \
 		drivers/acpi/*.c drivers/misc/*.c drivers/pci/*.c drivers/virtio/*.c \
-		drivers/block/*.c block/*.c fs/proc/*.c)) $(FS_KERNEL_ONLY) \
+		drivers/block/*.c block/*.c fs/proc/*.c net/*.c net/netlink/*.c)) $(FS_KERNEL_ONLY) \
 	$(UNIT_TEST_SRCS)
 KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
 ASM_SRCS := boot/boot.S kernel/entry.S kernel/switch_to.S kernel/trampoline.S kernel/uaccess.S
