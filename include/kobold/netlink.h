@@ -76,6 +76,9 @@ u32 netlink_protocol_groups(int protocol);
  */
 int netlink_broadcast(int protocol, u32 group, const void *data, size_t len);
 
+/* Whether a socket of protocol is subscribed to group: a sender may skip its work if not. */
+bool netlink_has_listeners(int protocol, u32 group);
+
 /*
  * Takes the next datagram into buf (at most size bytes): the bytes copied,
  * its whole length in *full; MSG_PEEK leaves it queued. -ENOBUFS once after

@@ -171,6 +171,20 @@ int netlink_broadcast(int protocol, u32 group, const void *data, size_t len)
 	return delivered;
 }
 
+bool netlink_has_listeners(int protocol, u32 group)
+{
+	struct netlink_sock *nlk;
+	bool any = false;
+
+	if (protocol < 0 || protocol >= MAX_LINKS || group < 1 || group > 32)
+		return false;
+	mutex_lock(&nl_table_mutex);
+	list_for_each_entry(nlk, protocol_list(protocol), node)
+		any |= (nlk->groups & (1u << (group - 1))) != 0;
+	mutex_unlock(&nl_table_mutex);
+	return any;
+}
+
 bool netlink_readable(struct netlink_sock *nlk)
 {
 	return nlk->err || !list_empty(&nlk->queue);

@@ -54,11 +54,16 @@ int uevent_datagram_build(char *buf, size_t size, char **envp)
 	return (int)len;
 }
 
+/* No listener, no allocation: an event costs the netlink side nothing then. */
 void kobject_uevent_net_broadcast(char **envp)
 {
-	char *buf = kmalloc(UEVENT_DATAGRAM_MAX);
-	int len = buf ? uevent_datagram_build(buf, UEVENT_DATAGRAM_MAX, envp) : -ENOMEM;
+	char *buf;
+	int len;
 
+	if (!netlink_has_listeners(NETLINK_KOBJECT_UEVENT, 1))
+		return;
+	buf = kmalloc(UEVENT_DATAGRAM_MAX);
+	len = buf ? uevent_datagram_build(buf, UEVENT_DATAGRAM_MAX, envp) : -ENOMEM;
 	if (len < 0)
 		pr_warn("kobject_uevent: netlink datagram not sent (%s)\n", kstrerror(len));
 	else

@@ -61,11 +61,14 @@ static void netlink_broadcast_reaches_each_subscriber(struct ktest *t)
 	KTEST_EXPECT_EQ(t, netlink_dequeue(&a, buf, sizeof(buf), 0, &full), -EAGAIN);
 	KTEST_EXPECT_FALSE(t, netlink_readable(&none));
 	KTEST_EXPECT_FALSE(t, netlink_readable(&other));
+	KTEST_EXPECT_TRUE(t, netlink_has_listeners(NETLINK_KOBJECT_UEVENT, 1));
+	KTEST_EXPECT_FALSE(t, netlink_has_listeners(NETLINK_KOBJECT_UEVENT, 2));
 	netlink_sock_destroy(&a);
 	netlink_sock_destroy(&b);
 	netlink_sock_destroy(&none);
 	netlink_sock_destroy(&other);
 	KTEST_EXPECT_EQ(t, netlink_broadcast(NETLINK_KOBJECT_UEVENT, 1, "gone", 5), 0);
+	KTEST_EXPECT_FALSE(t, netlink_has_listeners(NETLINK_KOBJECT_UEVENT, 1));
 }
 
 static void netlink_peek_and_trunc(struct ktest *t)
