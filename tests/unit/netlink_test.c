@@ -141,12 +141,21 @@ static void kfree_kobj(struct kobject *kobj) { kfree(kobj); }
 static struct kobj_type nl_ktype = { .release = kfree_kobj };
 static struct kset_hotplug_ops nl_hotplug_ops = { 0 };
 
+/* Copies s and its NUL to dst: the bytes. */
+static int put0(char *dst, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	memcpy(dst, s, n);
+	return (int)n;
+}
+
 /* kobject_hotplug's event arrives as the datagram of its journal record. */
 static void netlink_kobject_hotplug_sends_the_datagram(struct ktest *t)
 {
 	struct kset *ks = kzalloc(sizeof(*ks));
 	struct kobject *k = kzalloc(sizeof(*k));
-	char buf[512], want[512];
+	char buf[512], want[512], seq[32];
 	struct netlink_sock s;
 	size_t full;
 	int n;
@@ -162,10 +171,14 @@ static void netlink_kobject_hotplug_sends_the_datagram(struct ktest *t)
 	KTEST_ASSERT_EQ(t, kobject_add(k), 0);
 	bind_new(t, &s, 0x7041, 1);
 	KTEST_EXPECT_EQ(t, kobject_hotplug(k, KOBJ_CHANGE), 0);
-	n = scnprintf(want, sizeof(want), "change@/ktest_nlkset/nl0%cACTION=change%c"
-					  "DEVPATH=/ktest_nlkset/nl0%cSUBSYSTEM=ktest_nlkset%cSEQNUM=%llu%c",
-		      0, 0, 0, 0, (unsigned long long)uevent_seqnum, 0);
-	KTEST_EXPECT_EQ(t, netlink_dequeue(&s, buf, sizeof(buf), 0, &full), n); /* the last %c: its NUL */
+	n = 0;
+	n += put0(want + n, "change@/ktest_nlkset/nl0");
+	n += put0(want + n, "ACTION=change");
+	n += put0(want + n, "DEVPATH=/ktest_nlkset/nl0");
+	n += put0(want + n, "SUBSYSTEM=ktest_nlkset");
+	scnprintf(seq, sizeof(seq), "SEQNUM=%llu", (unsigned long long)uevent_seqnum);
+	n += put0(want + n, seq);
+	KTEST_EXPECT_EQ(t, netlink_dequeue(&s, buf, sizeof(buf), 0, &full), n);
 	KTEST_EXPECT_TRUE(t, memcmp(buf, want, (size_t)n) == 0);
 	netlink_sock_destroy(&s);
 	kobject_del(k);
