@@ -294,3 +294,5 @@ def test_storm_two_listeners_no_gap_nothing_left(k):
     after = k.snapshot()
     for key in ("BytesInUse", "ObjectsInUse", "kobjects"):
         assert after[key] == before[key], (key, before[key], after[key])
+    log = sh(k, "dmesg")
+    assert "BUG" not in log and "WARNING" not in log and "possible" not in log, log[-3000:]
