@@ -271,8 +271,6 @@ long sys_recvfrom(int fd, void __user *ubuf, size_t size, unsigned int flags,
 	sock = sockfd_lookup(fd, &f, &err);
 	if (!sock)
 		return err;
-	if (!access_ok(ubuf, size))
-		return -EFAULT;
 	r = sock_recv_kernel(f, sock, size, (int)flags, &kbuf, &info);
 	if (r > 0 && copy_to_user(ubuf, kbuf, (size_t)r))
 		r = -EFAULT;

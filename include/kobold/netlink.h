@@ -63,11 +63,11 @@ struct netlink_sock {
 void netlink_sock_init(struct netlink_sock *nlk, int protocol);
 /* Unsubscribes nlk, frees its queue and releases its port. */
 void netlink_sock_destroy(struct netlink_sock *nlk);
-/* Sets nlk's groups (masked to what the protocol has) and its port. 0, or -EADDRINUSE. */
+/* Sets nlk's groups and its port. 0, or -EADDRINUSE. */
 int netlink_sock_bind(struct netlink_sock *nlk, u32 portid, u32 groups);
 /* A port number no socket of protocol holds: preferred if free, else -4096, -4097, ... */
 u32 netlink_autobind_portid(int protocol, u32 preferred);
-/* The groups the kernel side of protocol sends to: a mask. */
+/* The groups the kernel side of protocol sends to: a mask (the uevent protocol: group 1). */
 u32 netlink_protocol_groups(int protocol);
 
 /*

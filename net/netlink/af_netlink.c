@@ -26,7 +26,7 @@ static void netlink_release(struct socket *sock)
 	kfree(sock->sk);
 }
 
-/* Linux's netlink_bind checks, in its order; groups the protocol lacks are logged and dropped. */
+/* Linux's netlink_bind checks, in its order; groups nothing is sent to are kept, and logged. */
 static int netlink_bind(struct socket *sock, const void *addr, int len)
 {
 	struct netlink_sock *nlk = nlk_of(sock);
@@ -40,7 +40,7 @@ static int netlink_bind(struct socket *sock, const void *addr, int len)
 	extra = nl->nl_groups & ~netlink_protocol_groups(nlk->protocol);
 	if (extra)
 		pr_info("netlink: %s[%d]: bind to groups 0x%x: protocol %d has group 1 only; "
-			"ignored\n",
+			"nothing is sent there\n",
 			current->comm, current->pid, extra, nlk->protocol);
 	portid = nlk->portid  ? nlk->portid
 		 : nl->nl_pid ? nl->nl_pid

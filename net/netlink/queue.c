@@ -84,7 +84,7 @@ int netlink_sock_bind(struct netlink_sock *nlk, u32 portid, u32 groups)
 		}
 		nlk->portid = portid;
 	}
-	nlk->groups = groups & netlink_protocol_groups(nlk->protocol);
+	nlk->groups = groups; /* all kept, as Linux: a kernel socket has 32 groups at least */
 	if (list_empty(&nlk->node))
 		list_add_tail(&nlk->node, protocol_list(nlk->protocol));
 out:
