@@ -33,4 +33,10 @@ ssize_t vfs_aio_write(struct kiocb *iocb, const char *buf, size_t n, loff_t pos)
 /* True if the file takes asynchronous reads (write: writes). */
 bool file_can_aio(struct file *f, bool write);
 
+struct mm_struct;
+/* Linux's fs.aio-nr and fs.aio-max-nr: events reserved by every io_setup, and the limit (65536). */
+extern unsigned long aio_nr, aio_max_nr;
+/* At the last user of an address space: destroys its contexts (fs/aio.c), waiting for their I/O. */
+void exit_aio(struct mm_struct *mm);
+
 #endif

@@ -44,6 +44,7 @@ typedef s64 loff_t;
 #define O_TRUNC 01000
 #define O_APPEND 02000
 #define O_NONBLOCK 04000
+#define O_DIRECT 040000 /* block devices only: no cache, aligned transfers (fs/direct-io.c) */
 #define O_DIRECTORY 0200000
 #endif
 
