@@ -42,3 +42,13 @@ def test_every_usertest_passed_on_linux():
         lines = [l for l in f.read().split("\n") if l and not l.startswith("#")]
     assert lines[:-1] == ["ok " + name for name, _ in table], lines
     assert lines[-1] == "usertests: %d passed, 0 failed" % len(table)
+
+
+def test_every_aiotest_passed_on_linux():
+    with open(os.path.join(ROOT, "user", "aiotests.c")) as f:
+        table = re.findall(r'^\t\{ "(\w+)", (\w+) \},$', f.read(), re.M)
+    assert len(table) >= 10 and all(name == fn for name, fn in table)
+    with open(os.path.join(ROOT, "tests", "user", "aiotests-linux.txt")) as f:
+        lines = [l for l in f.read().split("\n") if l and not l.startswith("#")]
+    assert lines[:-1] == ["ok " + name for name, _ in table], lines
+    assert lines[-1] == "aiotests: %d passed, 0 failed" % len(table)
