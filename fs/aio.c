@@ -296,7 +296,24 @@ static struct aio_req *aio_req_alloc(struct file *f, const struct iocb_abi *cb)
 	return req;
 }
 
-static int io_submit_one(struct kioctx *ctx, struct iocb_abi __user *user_iocb)
+/*
+ * Linux plugs a batch of more than this many (AIO_PLUG_THRESHOLD): the
+ * device hears of it once, at the end, and adjacent requests merge.
+ */
+#define AIO_PLUG_THRESHOLD 2
+
+/* The plug: the file whose requests wait for their notification (NULL: none). */
+static void aio_unplug(struct file **plugged)
+{
+	if (!*plugged)
+		return;
+	vfs_aio_commit(*plugged);
+	fput(*plugged);
+	*plugged = NULL;
+}
+
+static int io_submit_one(struct kioctx *ctx, struct iocb_abi __user *user_iocb,
+			 struct file **plug)
 {
 	struct iocb_abi cb;
 	struct aio_req *req;
@@ -328,6 +345,13 @@ static int io_submit_one(struct kioctx *ctx, struct iocb_abi __user *user_iocb)
 	req->ev.obj = (u32)(unsigned long)user_iocb;
 	req->iocb.ki_filp = f;
 	req->iocb.ki_complete = aio_complete;
+	if (plug) {
+		if (*plug != f) {
+			aio_unplug(plug); /* another file: the first one's batch goes now */
+			*plug = get_file(f);
+		}
+		req->iocb.ki_more = true;
+	}
 	ctx->reqs_active++;
 	spin_lock_irq(&ctx->lock);
 	ctx->in_flight++;
@@ -338,6 +362,7 @@ static int io_submit_one(struct kioctx *ctx, struct iocb_abi __user *user_iocb)
 
 long sys_io_submit(u32 ctx_id, long nr, u32 __user *iocbpp)
 {
+	struct file *plugged = NULL;
 	struct kioctx *ctx;
 	long i;
 	int err = 0;
@@ -356,10 +381,12 @@ long sys_io_submit(u32 ctx_id, long nr, u32 __user *iocbpp)
 			err = -EFAULT;
 			break;
 		}
-		err = io_submit_one(ctx, (struct iocb_abi __user *)(unsigned long)uiocb);
+		err = io_submit_one(ctx, (struct iocb_abi __user *)(unsigned long)uiocb,
+				    nr > AIO_PLUG_THRESHOLD ? &plugged : NULL);
 		if (err)
 			break;
 	}
+	aio_unplug(&plugged);
 	return i ? i : err;
 }
 

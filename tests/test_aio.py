@@ -78,3 +78,22 @@ def test_nothing_left_behind(k):
     assert before["BytesInUse"] == after["BytesInUse"], (before, after)
     assert before["ObjectsInUse"] == after["ObjectsInUse"], (before, after)
     assert mem_free_kb(k) == free
+
+
+def read_stat(k):
+    """/sys/block/vda/stat's read I/Os and read merges (fields 1 and 2)."""
+    fields = k.run("cat /sys/block/vda/stat").split()
+    return int(fields[0]), int(fields[1])
+
+
+@pytest.mark.parametrize("cmd", ["blk bench vda read seq 4 1 --depth 32",
+                                 "aioread /dev/vda 4 256 32 seq"])
+def test_stat_counts_merges(k, cmd):
+    """256 reads of 4 KiB in a row, 32 at once: those that rode in another's transfer
+    (virtio_blk's back merge) are counted in merges, the rest in I/Os, as Linux."""
+    ios0, merges0 = read_stat(k)
+    out = k.run(cmd, timeout=60)
+    assert "IOPS" in out or "NS=" in out, out
+    ios, merges = read_stat(k)
+    assert ios - ios0 + merges - merges0 == 256, (ios0, merges0, ios, merges)
+    assert merges > merges0, (ios0, merges0, ios, merges)
