@@ -57,6 +57,8 @@ struct kioctx {
 	spinlock_t lock;	  /* done and in_flight: completions come from interrupts */
 	unsigned int in_flight;	  /* submitted and not yet complete */
 	struct list_head done;	  /* complete, oldest first */
+	struct list_head idle;	  /* reaped, kept with their bounce buffers for reuse (under the big lock) */
+	unsigned int nr_idle;	  /* at most max_reqs */
 	struct wait_queue_head wait;
 };
 
@@ -66,6 +68,7 @@ struct aio_req {
 	struct list_head node; /* in ctx->done */
 	struct file *file;     /* a reference, until reaped */
 	char *bounce;
+	size_t cap; /* the bounce buffer's size: whole pages */
 	size_t len;
 	u32 ubuf;
 	bool read;
@@ -99,9 +102,25 @@ static void aio_complete(struct kiocb *iocb, ssize_t res)
 
 static void aio_free_req(struct aio_req *req)
 {
-	dio_free(req->bounce, req->len);
-	fput(req->file);
+	dio_free(req->bounce, req->cap);
 	kfree(req);
+}
+
+/*
+ * A reaped request: kept, with its bounce buffer, for the context's next
+ * io_submit (a program reads the same sizes over and over), up to
+ * max_reqs of them; freed with the context.
+ */
+static void aio_put_req(struct kioctx *ctx, struct aio_req *req)
+{
+	fput(req->file);
+	req->file = NULL;
+	if (ctx->nr_idle >= ctx->max_reqs) {
+		aio_free_req(req);
+		return;
+	}
+	list_add(&req->node, &ctx->idle);
+	ctx->nr_idle++;
 }
 
 /* The oldest complete request, taken off the done list; NULL if none. */
@@ -135,7 +154,12 @@ static void kill_ioctx(struct mm_struct *mm, struct kioctx *ctx)
 	wait_event(ctx->wait, !ctx->in_flight);
 	sys_sleep_end(depth);
 	while ((req = aio_pop_done(ctx)))
+		aio_put_req(ctx, req);
+	while (!list_empty(&ctx->idle)) {
+		req = list_first_entry(&ctx->idle, struct aio_req, node);
+		list_del(&req->node);
 		aio_free_req(req);
+	}
 	aio_nr -= ctx->max_reqs;
 	kfree(ctx);
 }
@@ -193,6 +217,7 @@ long sys_io_setup(u32 nr_events, u32 __user *ctxp)
 	ctx->max_reqs = nr_events;
 	spin_lock_init(&ctx->lock);
 	INIT_LIST_HEAD(&ctx->done);
+	INIT_LIST_HEAD(&ctx->idle);
 	init_waitqueue_head(&ctx->wait);
 	ctx->next = mm->ioctx_list;
 	mm->ioctx_list = ctx;
@@ -277,20 +302,46 @@ static int aio_file(const struct iocb_abi *cb, struct file **out)
 	return 0;
 }
 
-/* The request and its bounce buffer: a whole O_DIRECT transfer, or a read(2)'s worth for others. */
-static struct aio_req *aio_req_alloc(struct file *f, const struct iocb_abi *cb)
+/* An idle request whose bounce buffer holds len bytes, taken off the list and cleared; or NULL. */
+static struct aio_req *aio_reuse_req(struct kioctx *ctx, size_t len)
 {
-	struct aio_req *req = kzalloc(sizeof(*req));
-	size_t len = (size_t)cb->aio_nbytes;
+	struct aio_req *req;
 
-	if (!req)
-		return NULL;
+	list_for_each_entry(req, &ctx->idle, node) {
+		char *bounce = req->bounce;
+		size_t cap = req->cap;
+
+		if (cap < len)
+			continue;
+		list_del(&req->node);
+		ctx->nr_idle--;
+		memset(req, 0, sizeof(*req));
+		req->bounce = bounce;
+		req->cap = cap;
+		return req;
+	}
+	return NULL;
+}
+
+/* The request and its bounce buffer: a whole O_DIRECT transfer, or a read(2)'s worth for others. */
+static struct aio_req *aio_get_req(struct kioctx *ctx, struct file *f, const struct iocb_abi *cb)
+{
+	size_t len = (size_t)cb->aio_nbytes;
+	struct aio_req *req;
+
 	if (!file_is_direct(f))
 		len = min(len, (size_t)DIO_MAX_BYTES);
-	req->bounce = dio_alloc(len);
-	if (!req->bounce) {
-		kfree(req);
-		return NULL;
+	req = aio_reuse_req(ctx, len);
+	if (!req) {
+		req = kzalloc(sizeof(*req));
+		if (!req)
+			return NULL;
+		req->cap = ALIGN_UP(len ? len : 1, PAGE_SIZE);
+		req->bounce = dio_alloc(req->cap);
+		if (!req->bounce) {
+			kfree(req);
+			return NULL;
+		}
 	}
 	req->len = len;
 	return req;
@@ -334,7 +385,7 @@ static int io_submit_one(struct kioctx *ctx, struct iocb_abi __user *user_iocb,
 		return err;
 	if (!access_ok((void __user *)(unsigned long)cb.aio_buf, (unsigned long)cb.aio_nbytes))
 		return -EFAULT;
-	req = aio_req_alloc(f, &cb);
+	req = aio_get_req(ctx, f, &cb);
 	if (!req)
 		return -EAGAIN;
 	req->ctx = ctx;
@@ -409,7 +460,7 @@ static long aio_reap(struct kioctx *ctx, long max, struct io_event_abi __user *e
 			spin_unlock_irq(&ctx->lock);
 			return n ? n : -EFAULT;
 		}
-		aio_free_req(req);
+		aio_put_req(ctx, req);
 		ctx->reqs_active--;
 		n++;
 	}
