@@ -507,6 +507,22 @@ struct timespec32_abi {
 	s32 tv_sec, tv_nsec;
 };
 
+/*
+ * Ticks to wait at most: none for a zero or negative time (Linux takes the
+ * timespec as it is), else at least the time asked, a tick more since a
+ * sleep's first one is partial.
+ */
+static long timeout_ticks(const struct timespec32_abi *ts)
+{
+	u32 sec = ts->tv_sec > 1000000 ? 1000000 : (u32)ts->tv_sec, nsec = (u32)ts->tv_nsec;
+
+	if (ts->tv_sec < 0 || (ts->tv_sec == 0 && ts->tv_nsec <= 0))
+		return 0;
+	if (ts->tv_nsec < 0)
+		nsec = 0;
+	return (long)(sec * HZ + (nsec / 1000 + 999) / (1000000 / HZ)) + 1;
+}
+
 long sys_io_getevents(u32 ctx_id, long min_nr, long nr, struct io_event_abi __user *events,
 		      const struct timespec32_abi __user *timeout)
 {
@@ -516,10 +532,8 @@ long sys_io_getevents(u32 ctx_id, long min_nr, long nr, struct io_event_abi __us
 
 	if (timeout && copy_from_user(&ts, timeout, sizeof(ts)))
 		return -EFAULT;
-	if (timeout && (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000))
-		return -EINVAL;
 	if (timeout)
-		ticks = ts.tv_sec * HZ + (ts.tv_nsec + 1000000000 / HZ - 1) / (1000000000 / HZ);
+		ticks = timeout_ticks(&ts);
 	ctx = lookup_ioctx(ctx_id);
 	if (!ctx || min_nr < 0 || min_nr > nr)
 		return -EINVAL;

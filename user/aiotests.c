@@ -145,6 +145,22 @@ static void bad_context(void)
 	CHECK(io_destroy(ctx) == 0);
 }
 
+/* Nothing done: a zero timeout returns 0 at once, a 20 ms one after waiting it out. */
+static void getevents_timeout(void)
+{
+	struct timespec zero = { 0, 0 }, t = { 0, 20000000 }, a, b;
+	aio_context_t ctx = 0;
+	struct io_event ev;
+
+	CHECK(io_setup(1, &ctx) == 0);
+	CHECK(io_getevents(ctx, 1, 1, &ev, &zero) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	CHECK(io_getevents(ctx, 1, 1, &ev, &t) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	CHECK((b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec >= 19000000);
+	CHECK(io_destroy(ctx) == 0);
+}
+
 /* ---- io_submit's errors ---- */
 
 static void submit_errors(void)
@@ -456,6 +472,7 @@ struct test {
 static const struct test tests[] = {
 	{ "setup_errors", setup_errors },
 	{ "bad_context", bad_context },
+	{ "getevents_timeout", getevents_timeout },
 	{ "submit_errors", submit_errors },
 	{ "full_and_efault", full_and_efault },
 	{ "unmapped_buffer", unmapped_buffer },
