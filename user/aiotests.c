@@ -307,12 +307,15 @@ static void direct_read_write(void)
 /* ---- data at every depth ---- */
 
 /*
- * Reads len bytes a request from the area at depth in flight (seq, or rand
- * offsets), checking each against the pattern: "" or what went wrong.
+ * Reads len bytes a request from the area at depth in flight (seq: the
+ * first 256 blocks, or all; rand: 64 offsets), checking each against the
+ * pattern: "" or what went wrong.
  */
 static const char *read_depth(int fd, size_t len, int depth, bool rnd)
 {
-	unsigned int blocks = AREA / len, count = rnd ? 64 : blocks, next = 0, done = 0;
+	unsigned int blocks = AREA / len, count = rnd ? 64 : blocks > 256 ? 256
+									  : blocks,
+		     next = 0, done = 0;
 	struct iocb cb[MAX_DEPTH], *batch[MAX_DEPTH], *free_cb[MAX_DEPTH];
 	struct io_event ev[MAX_DEPTH];
 	unsigned int r = 7, nfree = 0;
