@@ -65,7 +65,7 @@ struct kioctx {
 struct aio_req {
 	struct kiocb iocb; /* the block device's, while in flight */
 	struct kioctx *ctx;
-	struct list_head node; /* in ctx->done */
+	struct list_head node; /* in ctx->done once complete, in ctx->idle once reaped */
 	struct file *file;     /* a reference, until reaped */
 	char *bounce;
 	size_t cap; /* the bounce buffer's size: whole pages */
