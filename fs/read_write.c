@@ -50,6 +50,12 @@ ssize_t vfs_aio_write(struct kiocb *iocb, const char *buf, size_t n, loff_t pos)
 	return iocb->ki_filp->f_op->aio_write(iocb, buf, n, pos);
 }
 
+void vfs_aio_commit(struct file *f)
+{
+	if (f->f_op->aio_commit)
+		f->f_op->aio_commit(f);
+}
+
 loff_t vfs_llseek(struct file *f, loff_t pos)
 {
 	if (pos < 0)

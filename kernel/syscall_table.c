@@ -61,6 +61,11 @@ long sys_getrandom();
 long sys_getresgid();
 long sys_getresuid();
 long sys_getrlimit();
+long sys_io_cancel();
+long sys_io_destroy();
+long sys_io_getevents();
+long sys_io_setup();
+long sys_io_submit();
 long sys_getrusage();
 long sys_getsid();
 long sys_getsockname();
@@ -404,11 +409,11 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(242, "sched_getaffinity"),
 	SYSCALL(243, "set_thread_area", sys_set_thread_area),
 	SYSCALL(244, "get_thread_area", sys_get_thread_area),
-	NI(245, "io_setup"),
-	NI(246, "io_destroy"),
-	NI(247, "io_getevents"),
-	NI(248, "io_submit"),
-	NI(249, "io_cancel"),
+	SYSCALL(245, "io_setup", sys_io_setup),
+	SYSCALL(246, "io_destroy", sys_io_destroy),
+	SYSCALL(247, "io_getevents", sys_io_getevents),
+	SYSCALL(248, "io_submit", sys_io_submit),
+	SYSCALL(249, "io_cancel", sys_io_cancel),
 	NI(250, "fadvise64"),
 	SYSCALL(252, "exit_group", sys_exit_group),
 	NI(253, "lookup_dcookie"),

@@ -1,7 +1,7 @@
 # portable.mk: the portable C that builds both into the kernel and into the
 # host test binary (no x86 code, no inline assembly).
 # fs/ files that need processes (system calls, exec, pipes): kernel only.
-FS_KERNEL_ONLY := fs/exec.c fs/pipe.c fs/select.c fs/syscalls.c
+FS_KERNEL_ONLY := fs/exec.c fs/pipe.c fs/select.c fs/syscalls.c fs/direct-io.c fs/aio.c
 PORTABLE_SRCS := lib/kstrtox.c lib/cpio.c lib/strutil.c lib/errname.c lib/ktest.c \
 	lib/rbtree.c lib/rtc.c lib/glob.c lib/klist.c kernel/workqueue.c kernel/lockdep.c kernel/resource.c \
 	lib/spinlock_debug.c kernel/preempt.c kernel/kernel_lock.c kernel/runqueue.c kernel/timer.c \

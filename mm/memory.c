@@ -7,6 +7,7 @@
  * as Linux's do_wp_page. A page's sharers are counted in page_refs.
  */
 #include <asm/page.h>
+#include <kobold/aio.h>
 #include <kobold/errno.h>
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
@@ -280,6 +281,7 @@ void mmput(struct mm_struct *mm)
 
 	if (!mm || --mm->users > 0)
 		return;
+	exit_aio(mm); /* waits for its requests in flight, as Linux's */
 	if (mm->pgd == current_pgd)
 		switch_mm(NULL);
 	list_for_each_entry_safe(v, n, &mm->mmap, vm_list) {

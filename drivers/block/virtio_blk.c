@@ -174,8 +174,11 @@ static bool virtblk_feed(struct virtio_blk *vblk, struct virtio_blk_vq *bvq, boo
 			virtblk_unmerge(vbr); /* gathered again when room comes */
 			break;		      /* the next completion feeds us again */
 		}
-		for (struct virtblk_req *v = vbr; v; v = v->merged)
+		for (struct virtblk_req *v = vbr; v; v = v->merged) {
 			list_del_init(&v->node);
+			if (v != vbr)
+				v->rq->merged = true; /* the disk's stat counts it in merges */
+		}
 		if (err) {
 			vbr->status = VIRTIO_BLK_S_IOERR;
 			continue; /* cannot happen with our limits; never hang on it */

@@ -44,6 +44,7 @@ typedef s64 loff_t;
 #define O_TRUNC 01000
 #define O_APPEND 02000
 #define O_NONBLOCK 04000
+#define O_DIRECT 040000 /* block devices only: no cache, aligned transfers (fs/direct-io.c) */
 #define O_DIRECTORY 0200000
 #endif
 
@@ -105,6 +106,8 @@ struct file_operations {
 	/* Optional, asynchronous (<kobold/aio.h>): the result, or -EIOCBQUEUED and a completion. */
 	ssize_t (*aio_read)(struct kiocb *iocb, char *buf, size_t n, loff_t pos);
 	ssize_t (*aio_write)(struct kiocb *iocb, const char *buf, size_t n, loff_t pos);
+	/* Optional: tells the device of what aio_read/aio_write held back (kiocb's ki_more). */
+	void (*aio_commit)(struct file *file);
 	/* The first entry whose name sorts after `after` (NULL: the first): 1, 0 at the end. */
 	int (*readdir)(struct file *file, const char *after, struct vfs_dirent *out);
 	int (*release)(struct inode *inode, struct file *file);

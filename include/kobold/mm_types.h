@@ -31,6 +31,8 @@
 #define MMAP_BASE (STACK_TOP - STACK_SIZE_MAX - (1UL << 20)) /* mmap grows down from here */
 #define ELF_ET_DYN_BASE 0x00400000UL			     /* static-pie's load bias, as Linux i386 */
 
+struct kioctx;
+
 struct vm_area_struct {
 	unsigned long vm_start, vm_end; /* [start, end), page-aligned */
 	unsigned long vm_flags;		/* VM_READ | VM_WRITE | ... */
@@ -43,7 +45,8 @@ struct mm_struct {
 	u32 *pgd;	       /* the page directory, one page */
 	struct list_head mmap; /* VMAs by address */
 	int map_count;
-	int users; /* tasks using it: vfork's child shares its parent's */
+	int users;		   /* tasks using it: vfork's child shares its parent's */
+	struct kioctx *ioctx_list; /* its AIO contexts (fs/aio.c); not copied by fork, as Linux */
 	unsigned long start_code, end_code, start_data, end_data;
 	unsigned long start_brk, brk, start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
