@@ -262,7 +262,9 @@ TEST_DEBUG_KERNEL := $(if $(filter 1,$(DEBUG)),$(KERNEL),debug-kernel)
 # The device-model, hotplug and block scenarios run a second time on two CPUs
 # (KOBOLD_SMP=2: every boot gets -smp 2), unless TEST_ARGS chooses tests.
 SMP_TESTS := tests/test_sysfs.py tests/test_hotplug.py tests/test_block.py
-test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL)
+# The user programs and the root file system are built before the tests, which
+# then find them up to date (two test files running make at once could race).
+test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL) rootfs user
 	$(Q)rm -f $(BUILD)/test-report.xml $(BUILD)/test-report-smp2.xml
 	$(Q)status=0; export KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL); \
 	$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
