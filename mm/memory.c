@@ -5,11 +5,18 @@
  * mapped 4 KiB at a time on first touch; after fork both processes map
  * the same page read-only and the first write copies it (copy-on-write),
  * as Linux's do_wp_page. A page's sharers are counted in page_refs.
+ * The page tables and page_refs are the big kernel lock's: system calls
+ * hold it, and so does a page fault (kernel/process.c). A CPU that has an
+ * mm loaded while another changes it (threads of one mm on two CPUs) is
+ * told to forget the old entry by an IPI, as 2.6's flush_tlb_page.
  */
+#include <asm/io.h>
 #include <asm/page.h>
 #include <kobold/errno.h>
+#include <kobold/irqflags.h>
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
+#include <kobold/preempt.h>
 #include <kobold/slab.h>
 #include <kobold/smp.h>
 #include <kobold/string.h>
@@ -50,10 +57,37 @@ void switch_mm(struct mm_struct *mm)
 	__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(pgd)) : "memory");
 }
 
+#define FLUSH_ALL (~0UL)
+
+static void flush_tlb_func(void *info)
+{
+	unsigned long addr = (unsigned long)info;
+	u32 *pgd = current_pgd;
+
+	if (addr != FLUSH_ALL)
+		flush_tlb_one(addr);
+	else if (pgd)
+		__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(pgd)) : "memory");
+}
+
+/*
+ * The entry's new value is stored before the other CPUs' loaded_pgd is read:
+ * a CPU that loads mm after that load walks the new table. With interrupts
+ * off no IPI can be waited for; every caller that changes a live mm runs
+ * with them on (a system call, or a page fault, which turns them back on).
+ */
 static void flush_mm(struct mm_struct *mm, unsigned long addr)
 {
+	unsigned int cpu;
+
+	preempt_disable();
 	if (mm->pgd == current_pgd)
-		flush_tlb_one(addr);
+		flush_tlb_func((void *)addr);
+	mb();
+	for_each_online_cpu(cpu) if (cpu != smp_processor_id() && loaded_pgd[cpu] == mm->pgd &&
+				     !irqs_disabled())
+		smp_call_function_single(cpu, flush_tlb_func, (void *)addr, true);
+	preempt_enable();
 }
 
 /* The page-table entry for addr, its table made if make is true; NULL if none. */
@@ -269,8 +303,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			break;
 		}
 	}
-	if (old->pgd == current_pgd) /* the parent's pages are read-only now */
-		__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(old->pgd)) : "memory");
+	flush_mm(old, FLUSH_ALL); /* the parent's pages are read-only now */
 	return mm;
 }
 
