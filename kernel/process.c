@@ -133,14 +133,15 @@ static void show_segfault(const struct pt_regs *regs, unsigned long address)
 }
 
 /*
- * The page tables are the big kernel lock's (mm/memory.c): a fault takes it
- * with interrupts back on, as Linux's do_page_fault turns them on, so that
- * another CPU's TLB flush can be waited for. A system call holds it already;
- * a fault where interrupts were off (or sleeping is not allowed) cannot wait.
+ * An mm that threads share is the big kernel lock's (mm/memory.c): a fault
+ * in one takes it with interrupts back on, as Linux's do_page_fault turns
+ * them on, so that another CPU's TLB flush can be waited for. A system call
+ * holds it already; a fault where interrupts were off (or sleeping is not
+ * allowed) cannot wait.
  */
 static int fault_in(struct pt_regs *regs, struct mm_struct *mm, unsigned long address)
 {
-	bool sleep = (regs->eflags & X86_EFLAGS_IF) && !in_atomic();
+	bool sleep = mm->users > 1 && (regs->eflags & X86_EFLAGS_IF) && !in_atomic();
 	int err;
 
 	if (sleep) {

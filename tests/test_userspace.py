@@ -45,7 +45,7 @@ def images(tmp_path_factory):
         assert p.returncode == 0, p.stdout + p.stderr
     tmp = tmp_path_factory.mktemp("userspace")
     entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0", "dir /usr/share 0755 0 0"]
-    for prog in ("usertests", "lsblk", "ueventmon"):
+    for prog in ("usertests", "lsblk", "ueventmon", "oomgrow"):
         entries.append("file /usr/bin/%s %s 0755 0 0" % (prog, os.path.join(BUILD, "user", prog)))
     entries.append("file /usr/share/scenario.sh %s 0755 0 0"
                    % os.path.join(ROOT, "tests", "user", "scenario.sh"))
@@ -155,3 +155,43 @@ def test_processes_leave_nothing_behind(k):
     assert before["BytesInUse"] == after["BytesInUse"], (before, after)
     assert before["ObjectsInUse"] == after["ObjectsInUse"], (before, after)
     assert before["kobjects"] == after["kobjects"]
+
+
+@pytest.fixture(scope="module")
+def small(images):
+    """2 CPUs, 48 MiB and pid_max=320: the OOM killer and the PID wrap come soon."""
+    k = kobold.boot(append="pid_max=320", qemu_args=["-initrd", images, "-smp", "2", "-m", "48M"])
+    yield k
+    k.close()
+
+
+def test_pids_wrap_at_pid_max(small):
+    """As 2.6's alloc_pidmap: past pid_max - 1 the next PID is 300, and one in use
+    (a sleeping process, the shell itself) is skipped; the boot's low PIDs stay."""
+    small.run("sh -c 'i=0; while [ $i -lt 320 ]; do : & wait; i=$((i+1)); done'", timeout=120)
+    out = small.run("sh -c 'sleep 30 & s=$!; i=0; while [ $i -lt 25 ]; do : & echo $!; "
+                    "wait $!; i=$((i+1)); done; echo sleeper $s self $$; kill $s'", timeout=60)
+    pids = [int(p) for p in re.findall(r"^(\d+)$", out, re.M)]
+    sleeper, shell = map(int, re.search(r"sleeper (\d+) self (\d+)", out).groups())
+    assert len(pids) == 25 and all(300 <= p < 320 for p in pids + [sleeper, shell]), out
+    assert any(b < a for a, b in zip(pids, pids[1:])), out  # it wrapped
+    assert sleeper not in pids and shell not in pids, out
+    assert re.search(r"^ +2 root .*\[kthreadd\]$", small.run("ps"), re.M)
+
+
+def test_oom_kills_the_largest_and_memory_returns(small):
+    """A process that touches page after page is killed with Linux's line; the
+    kernel goes on, and the pages and the slab come back to where they were."""
+    def pages_free():
+        return int(re.search(r"^PagesFree:\s+(\d+)$", small.run("meminfo"), re.M).group(1))
+
+    small.run("oomgrow", timeout=60)  # the first run's one-time allocations stay
+    before, free = small.snapshot(), pages_free()
+    out = small.run("oomgrow; echo status $?", timeout=60)
+    m = re.search(r"Out of memory: Killed process (\d+) \(oomgrow\)", out)
+    assert m and "status 137\n" in out, out
+    assert small.run("busybox echo alive") == "alive\n"
+    after = small.snapshot()
+    assert (after["BytesInUse"], after["ObjectsInUse"]) == (before["BytesInUse"],
+                                                           before["ObjectsInUse"]), (before, after)
+    assert pages_free() == free
