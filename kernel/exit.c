@@ -158,7 +158,7 @@ static long do_wait(int pid, int *status, int options)
 		if (ret != 0 || (options & WNOHANG))
 			return ret;
 		if (wait_event_user(child_exit_wait, nr_exits != seen))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 }
 

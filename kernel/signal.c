@@ -237,7 +237,7 @@ static DECLARE_WAIT_QUEUE_HEAD(pause_wait); /* nobody wakes it: only a signal en
 long sys_pause(void)
 {
 	wait_event_user(pause_wait, false);
-	return -EINTR; /* -ERESTARTNOHAND in Linux: the caller sees EINTR */
+	return -ERESTARTNOHAND; /* a handler ran: EINTR; none (a stop, then SIGCONT): sleep again */
 }
 
 long sys_rt_sigsuspend(const u64 __user *mask, size_t sigsetsize)
@@ -252,7 +252,7 @@ long sys_rt_sigsuspend(const u64 __user *mask, size_t sigsetsize)
 	current->user.restore_blocked = true;
 	current->user.blocked = new & ~UNBLOCKABLE;
 	wait_event_user(pause_wait, false);
-	return -EINTR;
+	return -ERESTARTNOHAND;
 }
 
 /* The lowest unblocked pending signal, taken off; 0 if none. */
@@ -268,6 +268,46 @@ static int dequeue_signal(struct task_struct *p)
 	}
 	local_irq_restore(flags);
 	return sig;
+}
+
+/* int 0x80 is two bytes: back over it, with the call's number in eax again. */
+static void restart_call(struct pt_regs *regs)
+{
+	regs->eax = (u32)current->user.orig_eax;
+	regs->eip -= 2;
+}
+
+/* 2.6 i386's handle_signal: a call the handler interrupted fails with EINTR, or runs again. */
+static void restart_for_handler(struct pt_regs *regs, const struct k_sigaction *ka)
+{
+	if (current->user.orig_eax < 0)
+		return;
+	switch ((int)regs->eax) {
+	case -ERESTARTNOHAND:
+		regs->eax = (u32)-EINTR;
+		break;
+	case -ERESTARTSYS:
+		if (!(ka->flags & SA_RESTART)) {
+			regs->eax = (u32)-EINTR;
+			break;
+		}
+		restart_call(regs);
+		break;
+	case -ERESTARTNOINTR:
+		restart_call(regs);
+		break;
+	}
+	current->user.orig_eax = -1;
+}
+
+void syscall_restart(struct pt_regs *regs)
+{
+	int ret = (int)regs->eax;
+
+	if (current->user.orig_eax >= 0 &&
+	    (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR || ret == -ERESTARTNOHAND))
+		restart_call(regs);
+	current->user.orig_eax = -1;
 }
 
 void do_signal(struct pt_regs *regs)
@@ -287,6 +327,7 @@ void do_signal(struct pt_regs *regs)
 			do_exit_user(sig); /* wait's status: the signal, no core */
 		}
 		me->user.restore_blocked = false;
+		restart_for_handler(regs, ka);
 		if (setup_signal_frame(sig, ka, oldmask, regs)) {
 			force_sig(SIGSEGV, me);
 			continue;

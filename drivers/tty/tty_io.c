@@ -165,7 +165,7 @@ static int wait_for_input(struct tty_struct *tty, unsigned int amt, unsigned lon
 			break;
 		if (signal_pending() || user_signal_pending()) { /* ^C, or a process's signal */
 			finish_wait(&tty->read_wait, &wait);
-			return -EINTR;
+			return user_signal_pending() ? -ERESTARTSYS : -EINTR;
 		}
 		schedule_timeout_interruptible(1);
 		local_irq_enable();

@@ -48,6 +48,7 @@ struct user_task {
 	u64 blocked, pending; /* signal bit (sig - 1) */
 	u64 saved_blocked;    /* sigsuspend's: back after the handler */
 	bool restore_blocked;
+	int orig_eax; /* the system call being returned from, else -1 (Linux's regs->orig_eax) */
 	int tgid, pgrp, session;
 	unsigned int uid, euid, gid, egid;
 	unsigned long nproc_limit;     /* RLIMIT_NPROC */

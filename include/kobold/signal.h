@@ -112,6 +112,8 @@ int kill_pgrp(int pgrp, int sig);
 bool task_sigpending(struct task_struct *p);
 /* On the way back to user mode: runs the default action or sets up the handler's frame. */
 void do_signal(struct pt_regs *regs);
+/* Last on the way out: a call interrupted with -ERESTART* and no handler run starts again. */
+void syscall_restart(struct pt_regs *regs);
 /* A fault in user mode: sig now, even if blocked or ignored (it would fault again). */
 void force_sig(int sig, struct task_struct *p);
 struct sighand_struct *sighand_alloc(const struct sighand_struct *copy);
