@@ -353,13 +353,15 @@ static void tty_raw_for_readline(struct tty_struct *tty)
 	tty_ioctl(tty, TCSETS, &t);
 }
 
-/* The isig hook: Ctrl-C stops this console's command, or drops its line. */
+/* The isig hook: Ctrl-C stops this console's command, or drops its line; ^Z and ^\\ go to its program. */
 static void shell_isig(struct tty_struct *tty, int sig)
 {
 	struct shell *sh = tty->isig_data;
 
 	if (sig == SIGINT)
 		signal_interrupt(sh->task);
+	else if (tty->pgrp)
+		kill_pgrp(tty->pgrp, sig);
 }
 
 /* Reads a line; false when the console went away. */

@@ -159,7 +159,8 @@ def test_processes_leave_nothing_behind(k):
 
 @pytest.fixture(scope="module")
 def small(images):
-    """2 CPUs, 48 MiB and pid_max=320: the OOM killer and the PID wrap come soon."""
+    """2 CPUs, 48 MiB and pid_max=320 (the OOM killer and the PID wrap come soon), and
+    job control in busybox sh."""
     k = kobold.boot(append="pid_max=320", qemu_args=["-initrd", images, "-smp", "2", "-m", "48M"])
     yield k
     k.close()
@@ -195,3 +196,33 @@ def test_oom_kills_the_largest_and_memory_returns(small):
     assert (after["BytesInUse"], after["ObjectsInUse"]) == (before["BytesInUse"],
                                                            before["ObjectsInUse"]), (before, after)
     assert pages_free() == free
+
+
+def test_job_control_in_busybox_sh(small):
+    """Ctrl-Z stops the job in front (SIGTSTP from n_tty), sh hears of it through
+    wait4's WUNTRACED; bg and fg continue it (SIGCONT); a background read of the
+    terminal stops with SIGTTIN; fg gives it the terminal back."""
+    def line(text, expect, timeout=15):
+        small.send(text)
+        small.expect(expect, timeout=timeout)
+        return small.output()
+
+    line("sh\r", r"# ")
+    small.send("sleep 30\r")
+    time.sleep(1)
+    line("\x1a", r"\[1\]\+  Stopped +sleep 30\r*\n.*# ")
+    line("cut -d' ' -f3 /proc/$(pidof sleep)/stat\r", r"\nT\r*\n.*# ")
+    line("bg\r", r"\[1\] sleep 30\r*\n.*# ")
+    line("cut -d' ' -f3 /proc/$(pidof sleep)/stat\r", r"\nS\r*\n.*# ")
+    line("fg\r", r"sleep 30\r*\n")
+    time.sleep(0.5)
+    line("\x03", r"# ")
+    line("echo status $?\r", r"status 130\r*\n.*# ")
+    line("cat &\r", r"# ")
+    time.sleep(0.5)
+    line("jobs\r", r"Stopped \(tty input\) +cat\r*\n.*# ")
+    line("fg\r", r"cat\r*\n")
+    line("hello\r", r"hello\r*\nhello\r*\n")
+    line("\x04", r"# ")
+    small.send("exit\r")
+    small.expect(kobold.PROMPT)
