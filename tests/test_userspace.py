@@ -1,7 +1,9 @@
 """test_userspace.py: Linux i386 programs on Kobold, in one boot per CPU count: the
 usertests suite against Linux's recorded run, busybox's sh with a script (a pipeline, a
-loop, a sysfs write, proc, ps), Ctrl-C of sleep, executables that must be refused with
-ENOEXEC, and memory back to its level once every process is gone."""
+loop, a sysfs write, proc, ps), Ctrl-C of sleep, $?, executables that must be refused
+with ENOEXEC, and memory back to its level once every process is gone. One more boot,
+2 CPUs with 48 MiB and pid_max=320: processes on CPU 1, the PID wrap, the OOM killer,
+and job control in busybox sh."""
 import os
 import re
 import struct
