@@ -43,7 +43,7 @@ static ssize_t pipe_read(struct file *f, char *buf, size_t n, loff_t *pos)
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (wait_event_user(p->wait, p->len || !p->writers))
-			return -EINTR;
+			return -ERESTARTSYS; /* EINTR, or read again after an SA_RESTART handler */
 	}
 	while (done < n && p->len) {
 		buf[done++] = p->buf[p->head];
@@ -67,7 +67,7 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n, loff_t *pos
 				return done ? (ssize_t)done : -EAGAIN;
 			wake_up(&p->wait);
 			if (wait_event_user(p->wait, p->len < PIPE_SIZE || !p->readers))
-				return done ? (ssize_t)done : -EINTR;
+				return done ? (ssize_t)done : -ERESTARTSYS;
 			continue;
 		}
 		p->buf[(p->head + p->len) % PIPE_SIZE] = buf[done++];

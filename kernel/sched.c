@@ -17,6 +17,7 @@
 #include <kobold/kthread.h>
 #include <kobold/panic.h>
 #include <kobold/mm.h>
+#include <kobold/pid.h>
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
@@ -27,7 +28,6 @@
 #include <kobold/timer.h>
 
 struct rq runqueues[NR_CPUS];
-static int next_pid = 2;
 static int thread_stack_pages = THREAD_SIZE / PAGE_SIZE;
 static struct task_struct *idle_tasks[NR_CPUS];
 
@@ -38,6 +38,7 @@ void put_task_struct(struct task_struct *p)
 {
 	if (!atomic_dec_and_test(&p->usage))
 		return;
+	free_pid(p->pid); /* not before: a zombie keeps its PID until it is reaped */
 	free_pages(p->stack, (unsigned int)thread_stack_pages);
 	kfree(p);
 }
@@ -280,7 +281,11 @@ struct task_struct *create_thread(int (*fn)(void *data), void *data, const char 
 	if (!p)
 		return NULL;
 	p->stack = alloc_pages_aligned((unsigned int)thread_stack_pages);
-	if (!p->stack) {
+	p->pid = alloc_pid();
+	if (!p->stack || p->pid < 0) {
+		if (p->stack)
+			free_pages(p->stack, (unsigned int)thread_stack_pages);
+		free_pid(p->pid);
 		kfree(p);
 		return NULL;
 	}
@@ -305,7 +310,6 @@ struct task_struct *create_thread(int (*fn)(void *data), void *data, const char 
 	*--sp = 0;			     /* edi */
 	p->thread.esp = (unsigned long)sp;
 	flags = local_irq_save();
-	p->pid = next_pid++;
 	task_list_add(p);
 	local_irq_restore(flags);
 	return p;
@@ -378,6 +382,8 @@ static struct task_struct *make_idle(unsigned int cpu)
 	if (!idle)
 		return NULL;
 	task_list_del(idle); /* PID 0: ps does not list it, as Linux's does not */
+	free_pid(idle->pid); /* it took none a thread could see */
+	last_pid = idle->pid - 1;
 	idle->pid = 0;
 	idle->state = TASK_RUNNING;
 	idle->cpus_allowed = 1UL << cpu;
@@ -393,7 +399,6 @@ struct task_struct *idle_task_for(unsigned int cpu)
 		idle = make_idle(cpu);
 		if (!idle)
 			return NULL;
-		next_pid--; /* it took no PID a thread could see */
 		idle_tasks[cpu] = idle;
 	}
 	idle->thread_info->preempt_count = 0; /* it may have died in play_dead's interrupt */
@@ -475,7 +480,6 @@ void sched_init(void)
 	idle = idle_task_for(0);
 	if (!idle)
 		panic("sched_init: no memory for the idle thread");
-	next_pid = 2;
 	this_rq()->curr = &init_task;
 	this_rq()->active = true;
 	task_list_add(&init_task);

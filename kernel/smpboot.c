@@ -101,7 +101,8 @@ static void start_secondary(void)
 	unsigned int cpu = booting_cpu;
 
 	__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(swapper_pg_dir)) : "memory");
-	gdt_init();
+	gdt_init(); /* this CPU's own GDT and TSS: processes run here too */
+	tss_init();
 	idt_load();
 	apic_init_secondary();
 	setup_APIC_timer();

@@ -112,6 +112,7 @@ long sys_recvfrom();
 long sys_recvmsg();
 long sys_rename();
 long sys_renameat();
+long sys_restart_syscall();
 long sys_rmdir();
 long sys_rt_sigaction();
 long sys_rt_sigpending();
@@ -166,7 +167,7 @@ long sys_writev();
 
 /* clang-format off */
 const struct syscall_entry sys_call_table[NR_syscalls] = {
-	NI(0, "restart_syscall"),
+	SYSCALL(0, "restart_syscall", sys_restart_syscall),
 	SYSCALL(1, "exit", sys_exit),
 	SYSCALL(2, "fork", sys_fork),
 	SYSCALL(3, "read", sys_read),

@@ -5,12 +5,24 @@
  * mapped 4 KiB at a time on first touch; after fork both processes map
  * the same page read-only and the first write copies it (copy-on-write),
  * as Linux's do_wp_page. A page's sharers are counted in page_refs.
+ * page_refs changes with locked instructions: two processes that share a
+ * page since fork may take their copies on two CPUs at once, and the last
+ * one to let go frees it. An mm's tables and VMAs are the big kernel lock's
+ * where another thread could change them: system calls hold it, and so does
+ * a fault in an mm that threads share (kernel/process.c); a fault in a
+ * process of one thread changes only what that thread alone could change.
+ * A CPU that has an mm loaded while another changes it (threads of one mm
+ * on two CPUs) is told to forget the old entry by an IPI, as 2.6's
+ * flush_tlb_page.
  */
+#include <asm/io.h>
 #include <asm/page.h>
 #include <kobold/aio.h>
 #include <kobold/errno.h>
+#include <kobold/irqflags.h>
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
+#include <kobold/preempt.h>
 #include <kobold/slab.h>
 #include <kobold/smp.h>
 #include <kobold/string.h>
@@ -24,11 +36,11 @@
 
 static u16 page_refs[NR_PFNS]; /* mappings of each user page (0: not a user page) */
 
-void get_page_phys(unsigned long phys) { page_refs[phys >> PAGE_SHIFT]++; }
+void get_page_phys(unsigned long phys) { __sync_fetch_and_add(&page_refs[phys >> PAGE_SHIFT], 1); }
 
 void put_page_phys(unsigned long phys)
 {
-	if (--page_refs[phys >> PAGE_SHIFT] == 0)
+	if (__sync_sub_and_fetch(&page_refs[phys >> PAGE_SHIFT], 1) == 0)
 		free_pages(phys_to_virt(phys), 1);
 }
 
@@ -51,10 +63,44 @@ void switch_mm(struct mm_struct *mm)
 	__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(pgd)) : "memory");
 }
 
+#define FLUSH_ALL (~0UL)
+
+static void flush_tlb_func(void *info)
+{
+	unsigned long addr = (unsigned long)info;
+	u32 *pgd = current_pgd;
+
+	if (addr != FLUSH_ALL)
+		flush_tlb_one(addr);
+	else if (pgd)
+		__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(pgd)) : "memory");
+}
+
+/*
+ * The entry's new value is stored before the other CPUs' loaded_pgd is read:
+ * a CPU that loads mm after that load walks the new table. With interrupts
+ * off no IPI can be waited for; every caller that changes an mm threads
+ * share holds the big kernel lock with them on (a system call, or a fault).
+ */
+static void flush_tlb_others(struct mm_struct *mm, unsigned long addr)
+{
+	unsigned int cpu;
+
+	mb();
+	for_each_online_cpu(cpu) if (cpu != smp_processor_id() && loaded_pgd[cpu] == mm->pgd &&
+				     !irqs_disabled())
+		smp_call_function_single(cpu, flush_tlb_func, (void *)addr, true);
+}
+
+/* Only threads of one mm run it on two CPUs: a process of one thread changes its own mm. */
 static void flush_mm(struct mm_struct *mm, unsigned long addr)
 {
+	preempt_disable();
 	if (mm->pgd == current_pgd)
-		flush_tlb_one(addr);
+		flush_tlb_func((void *)addr);
+	if (mm->users > 1)
+		flush_tlb_others(mm, addr);
+	preempt_enable();
 }
 
 /* The page-table entry for addr, its table made if make is true; NULL if none. */
@@ -118,7 +164,7 @@ static int do_wp_page(struct mm_struct *mm, unsigned long addr, u32 *pte)
 	unsigned long phys = *pte & ~(PAGE_SIZE - 1);
 	void *copy;
 
-	if (page_refs[phys >> PAGE_SHIFT] > 1) {
+	if (*(volatile u16 *)&page_refs[phys >> PAGE_SHIFT] > 1) { /* 1: no other sharer can appear */
 		copy = alloc_pages(1);
 		if (!copy)
 			return -ENOMEM;
@@ -270,8 +316,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			break;
 		}
 	}
-	if (old->pgd == current_pgd) /* the parent's pages are read-only now */
-		__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(old->pgd)) : "memory");
+	flush_mm(old, FLUSH_ALL); /* the parent's pages are read-only now */
 	return mm;
 }
 

@@ -198,7 +198,7 @@ static int run_command(struct shell *sh, const struct shell_command *c)
 
 	if (console_take_interrupt()) /* Ctrl-C stopped it (or came as it ended) */
 		return 130;	      /* 128 + SIGINT, as a shell reports it */
-	return status;
+	return status < 0 ? 1 : status;
 }
 
 /* One command of the line, parsed into sh->cmdline. */
@@ -238,12 +238,13 @@ int shell_execute(const char *line)
 	for (const char *s = line; s; s = sh->cmdline.next)
 		if (shell_parse(s, &sh->cmdline, &err)) {
 			sh_err("kobold: %s\n", err);
-			return 2;
+			return sh->cmdline.status = 2;
 		}
 	for (const char *s = line; s && status != 130; s = next) {
 		shell_parse(s, &sh->cmdline, &err);
 		next = sh->cmdline.next; /* before the command, which may run lines of its own */
 		status = execute_one(sh);
+		sh->cmdline.status = status; /* `$?` in the next command */
 	}
 	return status;
 }
@@ -352,13 +353,15 @@ static void tty_raw_for_readline(struct tty_struct *tty)
 	tty_ioctl(tty, TCSETS, &t);
 }
 
-/* The isig hook: Ctrl-C stops this console's command, or drops its line. */
+/* The isig hook: Ctrl-C stops this console's command, or drops its line; ^Z and ^\\ go to its program. */
 static void shell_isig(struct tty_struct *tty, int sig)
 {
 	struct shell *sh = tty->isig_data;
 
 	if (sig == SIGINT)
 		signal_interrupt(sh->task);
+	else if (tty->pgrp)
+		kill_pgrp(tty->pgrp, sig);
 }
 
 /* Reads a line; false when the console went away. */

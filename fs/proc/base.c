@@ -200,6 +200,8 @@ static char task_state(const struct task_struct *p)
 {
 	if (p->user.exit_state)
 		return 'Z';
+	if (p->user.stopped)
+		return 'T';
 	if (p->state == TASK_RUNNING)
 		return 'R';
 	return p->state == TASK_UNINTERRUPTIBLE ? 'D' : 'S';
@@ -209,6 +211,7 @@ static const char *state_name(char s)
 {
 	return s == 'R' ? "running" : s == 'D' ? "disk sleep"
 			      : s == 'Z'       ? "zombie"
+			      : s == 'T'       ? "stopped"
 					       : "sleeping";
 }
 

@@ -48,6 +48,11 @@ struct user_task {
 	u64 blocked, pending; /* signal bit (sig - 1) */
 	u64 saved_blocked;    /* sigsuspend's: back after the handler */
 	bool restore_blocked;
+	int orig_eax;	      /* the system call being returned from, else -1 (Linux's regs->orig_eax) */
+	bool stopped;	      /* by a stop signal, until SIGCONT (Linux's TASK_STOPPED) */
+	int stop_signal;      /* what stopped it, for wait4's WUNTRACED; 0 once told */
+	bool continued;	      /* SIGCONT resumed it: wait4's WCONTINUED not told yet */
+	u64 restart_deadline; /* restart_syscall's: an interrupted sleep's end (2.6's restart_block) */
 	int tgid, pgrp, session;
 	unsigned int uid, euid, gid, egid;
 	unsigned long nproc_limit;     /* RLIMIT_NPROC */
