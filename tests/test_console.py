@@ -80,8 +80,11 @@ def test_keyboard_and_vga_are_a_console_with_a_shell_of_its_own(tmp_path):
         type_keys(k, "bench devmodel 100000\r")
         wait_screen(k, lambda l: l[:1] == ["kobold:/# bench devmodel 100000"])
         time.sleep(0.3)
-        k.monitor("sendkey ctrl-c")  # kernel messages may come in between: they go everywhere
-        lines = wait_screen(k, lambda l: "^C" in l and "kobold:/#" in l[l.index("^C"):])
+        # Kernel messages may come in between (they go to every console), even on the
+        # prompt's line: udevd's "queue full" report when the benchmark's events pile up.
+        k.monitor("sendkey ctrl-c")
+        lines = wait_screen(k, lambda l: "^C" in l and any(
+            x.startswith("kobold:/#") for x in l[l.index("^C"):]))
         assert not any("devmodel register" in l for l in lines), lines
     finally:
         k.close()
