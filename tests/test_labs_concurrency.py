@@ -1,0 +1,56 @@
+"""test_labs_concurrency.py: the concurrency labs' starters and wrong solutions fail
+their checkers as they should (labs 16-19: a kernel thread, a race, a deadlock, a
+producer and a consumer). tests/test_labs.py checks that each checker fails on the
+starting tree and passes with the reference solution; this file checks that the
+checkers catch the mistakes each lab is about, in bounded time."""
+import os
+import shutil
+import time
+
+from test_labs import ROOT, base, build, patch, workdir  # noqa: F401 (fixtures)
+from test_labs_compose import starter_checker
+import labtree  # noqa: E402 (test_labs put scripts/ on the path)
+
+
+def fails(r, *checks):
+    """The checker failed exactly these checks (their checklist lines' beginnings)."""
+    assert r.returncode == 1, r.stdout
+    failed = [l.strip()[len("FAIL  "):] for l in r.stdout.split("\n") if l.strip().startswith("FAIL  ")]
+    assert len(failed) == len(checks) and all(f.startswith(c) for f, c in zip(failed, checks)), r.stdout
+
+
+def wrong(base, workdir, lab, rel, old, new, stop_at_fail=False):
+    """Lab N's checker on the reference solution with one piece of REL replaced (a
+    solution with one mistake); stop_at_fail: only as far as its first failed check."""
+    tree, _ = base
+    d = os.path.join(workdir, "lab%d-wrong" % lab)
+    shutil.copytree(tree, d, symlinks=True)
+    assert labtree.apply(d, patch(lab))[0]
+    target = os.path.join(d, rel)
+    with open(target) as f:
+        text = f.read()
+    assert old in text, "labs/solutions/lab%d.patch no longer has %r" % (lab, old)
+    with open(target, "w") as f:
+        f.write(text.replace(old, new))
+    r = labtree.run_checker(ROOT, lab, build(d), d, stop_at_fail=stop_at_fail)
+    shutil.rmtree(d, ignore_errors=True)
+    return r
+
+
+def test_lab16_starter_and_a_thread_that_never_stops_fail(base, workdir):
+    """The lab 16 starter (a thread that returns at once, an exit that does not stop it)
+    passes only the rmmod check; a thread that ignores kthread_should_stop() makes rmmod
+    hang in kthread_stop, which the checker reports within its time instead of hanging."""
+    starter, r = starter_checker(base, workdir, 16, "kticker.c", "drivers/misc/kticker.c")
+    assert r.stdout.count("PASS  ") == 1 and "PASS  rmmod kticker returns at once" in r.stdout, r.stdout
+    assert "the thread must run until kthread_should_stop() is true" in r.stdout, r.stdout
+    shutil.rmtree(starter, ignore_errors=True)
+
+    t0 = time.time()
+    r = wrong(base, workdir, 16, "drivers/misc/kticker.c", "while (!kthread_should_stop()) {", "for (;;) {",
+              stop_at_fail=True)
+    took = time.time() - t0
+    assert r.returncode == 1 and r.stdout.count("PASS  ") == 2, r.stdout
+    assert "FAIL  rmmod kticker returns at once" in r.stdout, r.stdout
+    assert "rmmod kticker did not return within 5 s" in r.stdout, r.stdout
+    assert took < 120, "the checker took %.0f s on a thread that never stops" % took
