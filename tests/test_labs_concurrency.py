@@ -12,11 +12,16 @@ from test_labs_compose import starter_checker
 import labtree  # noqa: E402 (test_labs put scripts/ on the path)
 
 
+def failed(r):
+    """The checklist lines of the checks that failed."""
+    return [l.strip()[len("FAIL  "):] for l in r.stdout.split("\n") if l.strip().startswith("FAIL  ")]
+
+
 def fails(r, *checks):
     """The checker failed exactly these checks (their checklist lines' beginnings)."""
     assert r.returncode == 1, r.stdout
-    failed = [l.strip()[len("FAIL  "):] for l in r.stdout.split("\n") if l.strip().startswith("FAIL  ")]
-    assert len(failed) == len(checks) and all(f.startswith(c) for f, c in zip(failed, checks)), r.stdout
+    got = failed(r)
+    assert len(got) == len(checks) and all(f.startswith(c) for f, c in zip(got, checks)), r.stdout
 
 
 def wrong(base, workdir, lab, rel, old, new, stop_at_fail=False):
@@ -54,3 +59,32 @@ def test_lab16_starter_and_a_thread_that_never_stops_fail(base, workdir):
     assert "FAIL  rmmod kticker returns at once" in r.stdout, r.stdout
     assert "rmmod kticker did not return within 5 s" in r.stdout, r.stdout
     assert took < 120, "the checker took %.0f s on a thread that never stops" % took
+
+
+def test_lab19_starter_and_a_reader_ctrl_c_cannot_end_fail(base, workdir):
+    """The lab 19 starter (a reader of the empty ring gets EAGAIN, a polling producer)
+    fails the two checks of a waiting read and the hidden one that reads with cat; the reference with wait_event instead of
+    wait_event_interruptible first fails the Ctrl-C check, within its time; without the
+    reader's wake_up of the producer, the check of the full ring. (Each of those two only as
+    far as its first failed check: the later ones pass, tried by hand.)"""
+    starter, r = starter_checker(base, workdir, 19, "kring.c", "drivers/misc/kring.c")
+    assert "Resource temporarily unavailable" in r.stdout, r.stdout
+    # Whether a poll every 20 ms keeps up with the full ring's reads depends on timing.
+    got = [f for f in failed(r) if not f.startswith("echo 10 > produce")]
+    assert len(got) == 3 and got[0].startswith("with pause_ms 300, a read on the empty ring waits") and \
+        got[1].startswith("a read on the empty ring waits; Ctrl-C ends it") and \
+        got[2].startswith("200 items through the 4 slots"), r.stdout
+    shutil.rmtree(starter, ignore_errors=True)
+
+    r = wrong(base, workdir, 19, "drivers/misc/kring.c",
+              "wait_event_interruptible(kring_readers, kring_count() > 0)",
+              "({ wait_event(kring_readers, kring_count() > 0); 0; })", stop_at_fail=True)
+    assert r.stdout.count("PASS  ") == 4 and failed(r)[0].startswith("a read on the empty ring waits; Ctrl-C"), \
+        r.stdout
+    assert "Ctrl-C did not end the waiting read within 2 s" in r.stdout, r.stdout
+
+    r = wrong(base, workdir, 19, "drivers/misc/kring.c", "\twake_up(&kring_producer);\n\tlen =", "\tlen =",
+              stop_at_fail=True)
+    assert r.stdout.count("PASS  ") == 2 and failed(r)[0].startswith("echo 10 > produce fills the 4 slots"), \
+        r.stdout
+    assert "is it woken (wake_up) when a read makes room?" in r.stdout, r.stdout
