@@ -88,3 +88,22 @@ def test_lab19_starter_and_a_reader_ctrl_c_cannot_end_fail(base, workdir):
     assert r.stdout.count("PASS  ") == 2 and failed(r)[0].startswith("echo 10 > produce fills the 4 slots"), \
         r.stdout
     assert "is it woken (wake_up) when a read makes room?" in r.stdout, r.stdout
+
+
+def test_lab18_starter_and_a_label_store_turned_round_fail(base, workdir):
+    """The lab 18 starter works and fails only the validator's check (its report shown)
+    and the hidden source check; the reference with label_store turned round (the
+    class's sem first) agrees with reset_store but not with the order the device model's
+    probes took at boot, and fails the same two."""
+    starter, r = starter_checker(base, workdir, 18, "kswitch.c", "drivers/misc/kswitch.c")
+    fails(r, "label, reset, label: the lock validator finds no inversion", "every function takes a port's dev->sem")
+    assert "WARNING: possible circular locking dependency detected" in r.stdout, r.stdout
+    assert "while holding (&dev->sem), taken at label_store+" in r.stdout, r.stdout
+    assert "reset_store takes cls->sem, then ports[i]->sem" in r.stdout, r.stdout
+    shutil.rmtree(starter, ignore_errors=True)
+
+    r = wrong(base, workdir, 18, "drivers/misc/kswitch.c", "\tdown(&dev->sem);\n\tdown(&dev->class->sem);",
+              "\tdown(&dev->class->sem);\n\tdown(&dev->sem);")
+    fails(r, "label, reset, label: the lock validator finds no inversion", "every function takes a port's dev->sem")
+    assert "taken at class_add_device+" in r.stdout, r.stdout
+    assert "label_store takes dev->class->sem, then dev->sem" in r.stdout, r.stdout
