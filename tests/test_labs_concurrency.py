@@ -107,3 +107,27 @@ def test_lab18_starter_and_a_label_store_turned_round_fail(base, workdir):
     fails(r, "label, reset, label: the lock validator finds no inversion", "every function takes a port's dev->sem")
     assert "taken at class_add_device+" in r.stdout, r.stdout
     assert "label_store takes dev->class->sem, then dev->sem" in r.stdout, r.stdout
+
+
+def test_lab17_starter_fails_the_same_way_every_run_and_a_lock_per_step_fails(base, workdir):
+    """Booted with the injected preemption, the lab 17 starter (no lock around a
+    registration) fails the first registration check, twice in a row with the same
+    numbers; the reference with the lock dropped and taken again between the lookup and
+    the insert (a lock around each step, not around both) fails it too."""
+    starter = os.path.join(workdir, "lab17-starter")
+    shutil.copytree(base[0], starter, symlinks=True)
+    shutil.copy(os.path.join(ROOT, "labs", "lab17", "kreg.c"), os.path.join(starter, "drivers/misc/kreg.c"))
+    kernel = build(starter)
+    runs = [labtree.run_checker(ROOT, 17, kernel, starter, stop_at_fail=True) for _ in range(2)]
+    for r in runs:
+        assert r.stdout.count("PASS  ") == 1, r.stdout
+        assert "FAIL  with the injection, echo 100 > run leaves 100 entries" in r.stdout, r.stdout
+        assert "133 entries, 33 of them a key registered twice" in r.stdout, r.stdout
+    assert runs[0].stdout == runs[1].stdout, (runs[0].stdout, runs[1].stdout)
+    shutil.rmtree(starter, ignore_errors=True)
+
+    r = wrong(base, workdir, 17, "drivers/misc/kreg.c", "\t\treturn 0;\n\t}\n\tlist_add_tail(",
+              "\t\treturn 0;\n\t}\n\tspin_unlock(&kreg_lock);\n\tspin_lock(&kreg_lock);\n\tlist_add_tail(",
+              stop_at_fail=True)
+    assert r.stdout.count("PASS  ") == 1, r.stdout
+    assert "FAIL  with the injection, echo 100 > run leaves 100 entries" in r.stdout, r.stdout
