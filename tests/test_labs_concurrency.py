@@ -4,6 +4,7 @@ producer and a consumer). tests/test_labs.py checks that each checker fails on t
 starting tree and passes with the reference solution; this file checks that the
 checkers catch the mistakes each lab is about, in bounded time."""
 import os
+import re
 import shutil
 import time
 
@@ -112,7 +113,7 @@ def test_lab18_starter_and_a_label_store_turned_round_fail(base, workdir):
 def test_lab17_starter_fails_the_same_way_every_run_and_a_lock_per_step_fails(base, workdir):
     """Booted with the injected preemption, the lab 17 starter (no lock around a
     registration) fails the first registration check, twice in a row with the same
-    numbers; the reference with the lock dropped and taken again between the lookup and
+    numbers (which the boot's own spin_unlocks before it decide: not fixed here); the reference with the lock dropped and taken again between the lookup and
     the insert (a lock around each step, not around both) fails it too."""
     starter = os.path.join(workdir, "lab17-starter")
     shutil.copytree(base[0], starter, symlinks=True)
@@ -122,7 +123,7 @@ def test_lab17_starter_fails_the_same_way_every_run_and_a_lock_per_step_fails(ba
     for r in runs:
         assert r.stdout.count("PASS  ") == 1, r.stdout
         assert "FAIL  with the injection, echo 100 > run leaves 100 entries" in r.stdout, r.stdout
-        assert "133 entries, 33 of them a key registered twice" in r.stdout, r.stdout
+        assert re.search(r"\): \d+ entries, [1-9]\d* of them a key registered twice", r.stdout), r.stdout
     assert runs[0].stdout == runs[1].stdout, (runs[0].stdout, runs[1].stdout)
     shutil.rmtree(starter, ignore_errors=True)
 
