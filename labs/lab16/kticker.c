@@ -25,7 +25,7 @@ static struct task_struct *ticker;
 static int kticker_thread(void *data)
 {
 	/*
-	 * TODO (step 1): until kthread_should_stop() says so, add one to
+	 * TODO (step 2): until kthread_should_stop() says so, add one to
 	 * ticks, then sleep interval_ms milliseconds (msleep).
 	 */
 	return 0;
@@ -71,7 +71,7 @@ out_class:
 
 static void kticker_exit(void)
 {
-	/* TODO (step 2): stop the thread, and wait until it has ended (kthread_stop). */
+	/* TODO (step 3): stop the thread, and wait until it has ended (kthread_stop). */
 	pr_info("kticker: stopped after %lu ticks\n", ticks);
 	class_remove_file(&kticker_class, &class_attr_ticks);
 	class_unregister(&kticker_class);

@@ -66,7 +66,7 @@ static int kring_produce(void *data)
 		bool put;
 
 		/*
-		 * TODO (step 2): instead of this poll, sleep on kring_producer
+		 * TODO (step 3): instead of this poll, sleep on kring_producer
 		 * until kring_can_put() or kthread_should_stop(), and leave the
 		 * loop at once when asked to stop.
 		 */
@@ -80,7 +80,7 @@ static int kring_produce(void *data)
 		put = kring_put();
 		spin_unlock(&kring_lock);
 		if (put) {
-			/* TODO (step 3): a reader may be waiting for it: wake the readers. */
+			/* TODO (step 4): a reader may be waiting for it: wake the readers. */
 		}
 	}
 	return 0;
@@ -96,7 +96,7 @@ static ssize_t kring_read(struct file *file, char *buf, size_t n, loff_t *pos)
 	bool taken;
 
 	/*
-	 * TODO (step 1): on an empty ring, sleep on kring_readers until it has
+	 * TODO (step 2): on an empty ring, sleep on kring_readers until it has
 	 * an item (wait_event_interruptible), and return -EINTR if Ctrl-C ends
 	 * the wait. Another reader may take the item first: then wait again.
 	 */
@@ -105,7 +105,7 @@ static ssize_t kring_read(struct file *file, char *buf, size_t n, loff_t *pos)
 	spin_unlock(&kring_lock);
 	if (!taken)
 		return -EAGAIN;
-	/* TODO (step 3): the producer may be waiting for room: wake it. */
+	/* TODO (step 4): the producer may be waiting for room: wake it. */
 	len = (size_t)scnprintf(line, sizeof(line), "%u\n", item);
 	memcpy(buf, line, min(n, len)); /* a whole item per read: the caller's buffer is a page */
 	return (ssize_t)min(n, len);
