@@ -19,6 +19,7 @@
 #include <kobold/string.h>
 #include <kobold/time.h>
 #include <kobold/timer.h>
+#include <kobold/wait.h>
 #include <kobold/workqueue.h>
 
 static int count_until_stopped(void *data)
@@ -60,6 +61,24 @@ static void kthread_stopped_before_it_ran(struct ktest *t)
 	KTEST_EXPECT_EQ(t, k->state, TASK_UNINTERRUPTIBLE); /* created stopped */
 	KTEST_EXPECT_EQ(t, kthread_stop(k), -EINTR);
 	KTEST_EXPECT_EQ(t, ran, 0);
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(never_woken);
+
+static int wait_for_stop(void *data)
+{
+	wait_event(never_woken, kthread_should_stop());
+	return 7;
+}
+
+/* As Linux's: kthread_stop's wake-up ends a wait_event on kthread_should_stop(). */
+static void kthread_stop_ends_wait_event(struct ktest *t)
+{
+	struct task_struct *k = kthread_run(wait_for_stop, NULL, "ktest-wait");
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	msleep(5);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 7);
 }
 
 struct pingpong {
@@ -382,6 +401,7 @@ static void kthread_cpu_down_moves_its_threads(struct ktest *t)
 static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_runs_until_stopped),
 	KTEST_CASE(kthread_stopped_before_it_ran),
+	KTEST_CASE(kthread_stop_ends_wait_event),
 	KTEST_CASE(kthread_completions_pass_the_cpu),
 	KTEST_CASE(kthread_timers_and_msleep_keep_time),
 	KTEST_CASE(kthread_mutex_serialises_contenders),

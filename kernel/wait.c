@@ -49,7 +49,12 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 	unsigned long flags = local_irq_save();
 	int ret = 0;
 
-	while (!wait->woken) {
+	/*
+	 * kthread_stop's wake-up ends the sleep too, so that a thread's
+	 * wait_event(wq, ... || kthread_should_stop()) looks at its condition
+	 * again, as Linux's wait_event does after any wake-up.
+	 */
+	while (!wait->woken && !current->should_stop) {
 		if (interruptible && signal_pending()) {
 			ret = -EINTR;
 			break;
