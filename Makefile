@@ -54,7 +54,7 @@ KERNEL_SRCS := $(sort $(wildcard kernel/*.c mm/*.c kernel/power/*.c shell/*.c ud
 	lib/string.c lib/vsprintf.c \
 	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c drivers/input/serio/*.c drivers/rtc/*.c drivers/char/*.c drivers/char/hw_random/*.c \
 		drivers/acpi/*.c drivers/misc/*.c drivers/pci/*.c drivers/virtio/*.c \
-		drivers/block/*.c block/*.c fs/proc/*.c)) $(FS_KERNEL_ONLY) \
+		drivers/block/*.c block/*.c fs/proc/*.c net/*.c net/netlink/*.c)) $(FS_KERNEL_ONLY) \
 	$(UNIT_TEST_SRCS)
 KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
 ASM_SRCS := boot/boot.S kernel/entry.S kernel/switch_to.S kernel/trampoline.S kernel/uaccess.S
@@ -320,7 +320,7 @@ help:
 	@echo "make doctor     check every tool the targets use, and say how to install what is missing"
 	@echo "make compile_commands.json   the compilation database for clangd and editors"
 	@echo "make format-check            the C files against .clang-format (make format FILES=... fixes)"
-	@echo "make bench, fuzz, soak, stress-smp, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
+	@echo "make bench, fuzz, soak, stress-smp, netlink-storm, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
 	@echo "make clean      remove $(BUILD)"
 	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix- GDB_PORT=N"
 

@@ -10,7 +10,7 @@ PORTABLE_SRCS := lib/kstrtox.c lib/cpio.c lib/strutil.c lib/errname.c lib/ktest.
 	shell/parse.c shell/readline.c shell/full_write.c drivers/tty/n_tty.c \
 	$(sort $(wildcard drivers/base/*.c drivers/base/power/*.c)) $(sort $(wildcard fs/sysfs/*.c)) \
 	$(filter-out $(FS_KERNEL_ONLY),$(sort $(wildcard fs/*.c fs/ramfs/*.c))) lib/user_stack.c mm/vma.c \
-	block/genhd.c block/blk-core.c block/partition.c lib/crc32.c \
+	block/genhd.c block/blk-core.c block/partition.c lib/crc32.c net/netlink/queue.c net/netlink/uevent.c \
 	$(sort $(wildcard block/partitions/*.c))
 
 # Unit tests: the same files run on the host and in the kernel (test=all).

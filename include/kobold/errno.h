@@ -40,6 +40,12 @@
 #define EOPNOTSUPP 95
 #define ENOTSOCK 88
 #define EAFNOSUPPORT 97
+#define EMSGSIZE 90
+#define ENOPROTOOPT 92
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
+#define EADDRINUSE 98
+#define ENOBUFS 105
 
 /* strerror-style text for a positive or negative errno ("No such device"). */
 const char *kstrerror(int err);
