@@ -135,6 +135,8 @@ def interrupts(k):
     assert re.match(r"^ERR: +\d+$", lines[-1]), lines
     rows = {}
     for line in lines[1:-1]:
+        if re.match(r"^(NMI|LOC):( +\d+)+ *$", line):  # 2.6 i386's per-CPU rows, no line's
+            continue
         m = re.match(r"^ *(\d+):((?: +\d+)+) +(\S+)  (.+)$", line)
         assert m, line
         rows[m.group(4)] = (int(m.group(1)), sum(map(int, m.group(2).split())), m.group(3))
