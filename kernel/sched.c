@@ -7,8 +7,9 @@
  * the way out of the interrupt if the thread's preemption count is zero
  * (CONFIG_PREEMPT), else at its preempt_enable(). wake_up_process puts a
  * thread on an idle CPU if there is one, and sends that CPU the reschedule
- * interrupt. Each CPU's idle thread halts it when nothing is runnable. The
- * queues are kept under the interrupt lock (kernel/irq_lock.c).
+ * interrupt; each tick, now and then, a CPU pulls threads from the busiest
+ * queue (load balancing). Each CPU's idle thread halts it when nothing is
+ * runnable. The queues are kept under the interrupt lock (kernel/irq_lock.c).
  */
 #include <asm/io.h>
 #include <kobold/clock.h>
@@ -173,6 +174,16 @@ static void place_task(struct task_struct *p, int cpu)
 		smp_send_reschedule((unsigned int)cpu);
 }
 
+void move_task_to(struct task_struct *p, unsigned int dest)
+{
+	if (task_queued(p)) {
+		dequeue_task(cpu_rq(p->cpu), p);
+		place_task(p, (int)dest);
+	} else {
+		set_task_cpu(p, dest);
+	}
+}
+
 static int select_cpu(struct task_struct *p)
 {
 	int cpu = select_task_rq(runqueues, NR_CPUS, p, smp_processor_id());
@@ -203,12 +214,37 @@ void kthread_bind(struct task_struct *p, unsigned int cpu)
 	local_irq_restore(flags);
 }
 
+#define IDLE_REBALANCE_TICK (HZ / 1000 ?: 1) /* 2.6.0's intervals: 1 ms idle, 200 ms busy */
+#define BUSY_REBALANCE_TICK (HZ / 5 ?: 1)
+static unsigned long rebalance_ticks[NR_CPUS];
+
+/*
+ * 2.6's rebalance_tick and load_balance: now and then each CPU pulls
+ * threads that may run on it from the busiest queue, half the difference
+ * (kernel/runqueue.c); an idle one looks every tick and runs what it took.
+ */
+static void rebalance_tick(struct rq *rq)
+{
+	bool idle = rq->curr == rq->idle;
+	unsigned long interval = idle ? IDLE_REBALANCE_TICK : BUSY_REBALANCE_TICK;
+	unsigned int imbalance;
+	struct rq *busiest;
+
+	if (!rq->active || ++rebalance_ticks[rq->cpu] % interval)
+		return;
+	busiest = find_busiest_queue(runqueues, NR_CPUS, rq->cpu, &imbalance);
+	if (busiest && pull_tasks(busiest, rq, imbalance) && idle)
+		set_need_resched();
+}
+
 void scheduler_tick(void)
 {
 	struct rq *rq = this_rq();
 
 	if (scheduler_running && task_tick(rq, current))
 		set_need_resched();
+	if (scheduler_running)
+		rebalance_tick(rq);
 	softlockup_tick();
 }
 

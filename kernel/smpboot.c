@@ -14,6 +14,7 @@
 #include <asm/apic.h>
 #include <asm/desc.h>
 #include <asm/io.h>
+#include <asm/irq.h>
 #include <asm/processor.h>
 #include <kobold/acpi.h>
 #include <kobold/cpu.h>
@@ -199,6 +200,8 @@ static int _cpu_down(unsigned int cpu)
 	if (cpu == 0 || cpu >= nr_present || !online[cpu])
 		return -EINVAL;
 	sched_cpu_deactivate(cpu);
+	fixup_irqs(cpu);
+	mdelay(1); /* what it has taken already, it handles before it parks (2.6's fixup_irqs) */
 	err = smp_call_function_single(cpu, play_dead, NULL, false);
 	for (int ms = 0; !err && ms < AP_WAIT_MS && !dead[cpu]; ms++)
 		mdelay(1);
