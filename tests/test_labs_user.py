@@ -1,0 +1,106 @@
+"""test_labs_user.py: the user-space labs (20-23) fail as they should: each
+starter, copied in as its page says, fails its checker at once (the first
+failed check stops it); and reference solutions broken on purpose fail the
+checks that look at what they broke, and only those. (test_labs.py runs each
+checker on the starting tree and on the solution.)
+
+One copy of the starting tree holds every variant in turn: each build
+compiles the one file that changed."""
+import json
+import os
+import shutil
+import time
+
+import pytest
+
+from test_labs import ROOT, base, build, patch, workdir  # noqa: F401
+import labtree  # noqa: E402 (test_labs put scripts/ on the path)
+
+# A starter must fail within this many seconds (its checker stops at the first FAIL).
+FAST = 30
+
+
+@pytest.fixture(scope="module")
+def tree(base, workdir):  # noqa: F811
+    d = os.path.join(workdir, "user-labs")
+    shutil.copytree(base[0], d, symlinks=True)
+    return d
+
+
+def solution_file(lab, path):
+    """The file at path as lab N's reference solution makes it (a new file)."""
+    lines = open(patch(lab)).read().split("\n")
+    start = lines.index("+++ b/" + path)
+    body = []
+    for line in lines[start + 2:]:
+        if line.startswith("diff --git"):
+            break
+        if line.startswith("+"):
+            body.append(line[1:])
+    return "\n".join(body) + "\n"
+
+
+def check(tree, lab, files, stop_at_fail=False):
+    """Writes {path: text} into tree, builds, runs lab N's checker; returns
+    (seconds, {check name: passed}, stdout); the files are removed after."""
+    for path, text in files.items():
+        with open(os.path.join(tree, path), "w") as f:
+            f.write(text)
+    try:
+        kernel = build(tree)
+        out = os.path.join(tree, "lab%d.json" % lab)
+        start = time.time()
+        r = labtree.run_checker(ROOT, lab, kernel, tree, json_out=out, stop_at_fail=stop_at_fail)
+        took = time.time() - start
+        with open(out) as f:
+            results = {c["check"]: c["passed"] for c in json.load(f)["checks"]}
+    finally:
+        for path in files:
+            os.remove(os.path.join(tree, path))
+    assert r.returncode == 1, r.stdout
+    return took, results, r.stdout
+
+
+def starter(lab, name):
+    with open(os.path.join(ROOT, "labs", "lab%d" % lab, name)) as f:
+        return f.read()
+
+
+def broken(lab, path, old, new):
+    """Lab N's solution for path with old replaced by new (old must be there)."""
+    text = solution_file(lab, path)
+    assert old in text, "%r is not in lab %d's %s" % (old, lab, path)
+    return {path: text.replace(old, new)}
+
+
+def failed(results):
+    return sorted(name for name, ok in results.items() if not ok)
+
+
+SCULL = "drivers/char/scull.c"
+
+
+def test_lab20_starter_fails_fast(tree):
+    took, results, out = check(tree, 20, {SCULL: starter(20, "scull.c")}, stop_at_fail=True)
+    assert results["node"] and not results["read_write"], out
+    assert "sculltest: FAIL write_read" in out, out
+    assert took < FAST, (took, out)
+
+
+def test_lab20_memcpy_instead_of_copy_to_user_oopses_at_efault(tree):
+    """memcpy to the user's pointer: every test passes until the unmapped page,
+    where the kernel oopses in scull_read; the checklist shows the oops."""
+    _, results, out = check(tree, 20, broken(20, SCULL, "copy_to_user(buf, scull.data + *pos, count)",
+                                             "!memcpy(buf, scull.data + *pos, count)"))
+    assert failed(results) == ["efault"], out
+    assert "BUG: unable to handle page fault" in out and "scull_read" in out, out
+
+
+def test_lab20_read_from_the_start_and_no_seek_end_fail_their_checks(tree):
+    """A read that ignores *pos, and an llseek without SEEK_END, each fail what they broke."""
+    _, results, out = check(tree, 20, broken(20, SCULL, "scull.data + *pos, count)",
+                                             "scull.data, count)"))
+    assert "read_write" in failed(results) and "efault" not in failed(results), out
+    _, results, out = check(tree, 20, broken(20, SCULL, "pos = (loff_t)scull.size + off;",
+                                             "return -EINVAL;"))
+    assert "seek" in failed(results) and "read_write" not in failed(results), out
