@@ -19,7 +19,7 @@ _tmp = []
 def tree():
     """The tree the kernel under check was built in (its build/ is there)."""
     d = os.path.dirname(os.path.abspath(kobold.KERNEL))
-    while d != "/" and not os.path.isdir(os.path.join(d, "user")):
+    while d != "/" and not os.path.isfile(os.path.join(d, "user", "README.md")):
         d = os.path.dirname(d)
     return d
 
@@ -55,3 +55,23 @@ def initrd(programs):
         subprocess.run([sys.executable, os.path.join(HERE, "gen_init_cpio.py"), "-"],
                        input="\n".join(entries).encode(), stdout=f, check=True)
     return out
+
+
+def start(s, *names):
+    """Boots the checker's session once with user/NAME.c's programs in its initramfs
+    (the checks share that boot; a failed check's next one boots again)."""
+    if s.k is None:
+        s.boot(qemu_args=["-initrd", initrd({n: build(n) for n in names})])
+    return s
+
+
+def passes(s, program, *tests):
+    """`PROGRAM TEST...` from the shell: each test's line must say ok (the
+    programs print "ok NAME" or "FAIL NAME: why" per test)."""
+    import re
+    from labcheck import expect
+    out = s.run("/usr/bin/%s %s" % (program, " ".join(tests)))
+    for name in tests:
+        m = re.search(r"^(ok|FAIL) %s\b.*$" % name, out, re.M)
+        expect(m, "%s %s printed no line for it:\n%s" % (program, name, out[-1500:]))
+        expect(m.group(1) == "ok", "%s: %s" % (program, m.group(0)))

@@ -104,3 +104,29 @@ def test_lab20_read_from_the_start_and_no_seek_end_fail_their_checks(tree):
     _, results, out = check(tree, 20, broken(20, SCULL, "pos = (loff_t)scull.size + off;",
                                              "return -EINVAL;"))
     assert "seek" in failed(results) and "read_write" not in failed(results), out
+
+
+SCULLP = "drivers/char/scullpipe.c"
+
+
+def test_lab21_starter_fails_fast(tree):
+    took, results, out = check(tree, 21, {SCULLP: starter(21, "scullpipe.c")}, stop_at_fail=True)
+    assert results["node"] and not results["ioctls"], out
+    assert "scullptest: FAIL ioctl_size" in out, out
+    assert took < FAST, (took, out)
+
+
+def test_lab21_a_write_that_wakes_no_reader_fails_the_blocking_check(tree):
+    """Without wake_up(&scullp.inq) in write, the sleeping reader and poller are never
+    woken: the watchdog ends them; the other checks pass."""
+    _, results, out = check(tree, 21, broken(21, SCULLP, "\twake_up(&scullp.inq);\n", ""))
+    assert failed(results) == ["blocking"], out
+    assert "after 3 s (the watchdog's SIGUSR2)" in out, out
+
+
+def test_lab21_ignoring_o_nonblock_and_einval_for_unknown_ioctls_fail_their_checks(tree):
+    _, results, out = check(tree, 21, broken(21, SCULLP, "\t\tif (file->f_flags & O_NONBLOCK)\n\t\t\terr = -EAGAIN;\n\t\telse if",
+                                             "\t\tif"))
+    assert "nonblock" in failed(results) and not {"fifo", "blocking"} & set(failed(results)), out
+    _, results, out = check(tree, 21, broken(21, SCULLP, "\tdefault:\n\t\tret = -ENOTTY;", "\tdefault:\n\t\tret = -EINVAL;"))
+    assert failed(results) == ["ioctl_errors"], out

@@ -127,7 +127,7 @@ struct file_operations {
 	loff_t (*llseek)(struct file *file, loff_t off, int whence);
 	/* Optional, for processes: a device's ioctl (-ENOTTY without), poll's ready mask. */
 	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
-	unsigned int (*poll)(struct file *file);
+	unsigned int (*poll)(struct file *file, struct poll_table_struct *wait); /* <kobold/poll.h> */
 };
 
 /*

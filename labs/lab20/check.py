@@ -19,19 +19,11 @@ DEV = "/dev/scull"
 
 
 def start(s):
-    """The checks share one boot, with sculltest in an initramfs."""
-    if s.k is None:
-        s.boot(qemu_args=["-initrd", labuser.initrd({"sculltest": labuser.build("sculltest")})])
-    return s
+    return labuser.start(s, "sculltest")
 
 
 def passes(s, *names):
-    """sculltest NAME... from the shell: each test prints ok."""
-    out = start(s).run("/usr/bin/sculltest " + " ".join(names))
-    for name in names:
-        m = re.search(r"^(ok|FAIL) %s\b.*$" % name, out, re.M)
-        expect(m, "sculltest %s printed no line for it:\n%s" % (name, out[-1500:]))
-        expect(m.group(1) == "ok", "sculltest: " + m.group(0))
+    labuser.passes(start(s), "sculltest", *names)
 
 
 def node(s):
