@@ -30,14 +30,14 @@
 static char why[256];
 static volatile sig_atomic_t watchdog_fired, usr1;
 
-#define CHECK(cond)                                                                            \
-	do {                                                                                   \
-		if (!(cond)) {                                                                 \
+#define CHECK(cond)                                                                                 \
+	do {                                                                                        \
+		if (!(cond)) {                                                                      \
 			snprintf(why, sizeof(why), "line %d: %s (errno %d, %s)%s", __LINE__, #cond, \
-				 errno, strerror(errno),                                       \
-				 watchdog_fired ? " after 3 s (the watchdog's SIGUSR2)" : "");  \
-			return 0;                                                              \
-		}                                                                              \
+				 errno, strerror(errno),                                            \
+				 watchdog_fired ? " after 3 s (the watchdog's SIGUSR2)" : "");      \
+			return 0;                                                                   \
+		}                                                                                   \
 	} while (0)
 
 static long ms_since(const struct timespec *t0)
@@ -135,7 +135,8 @@ static int t_ioctl_set_size(void)
 	CHECK(write(fd, buf, 1) == -1 && errno == EAGAIN);
 	CHECK(ioctl(fd, SCULLP_IOCRESET) == 0);
 	for (int bad = 0; bad < 3; bad++) {
-		size = bad == 0 ? 0 : bad == 1 ? -5 : 65537;
+		size = bad == 0 ? 0 : bad == 1 ? -5
+					       : 65537;
 		errno = 0;
 		CHECK(ioctl(fd, SCULLP_IOCSSIZE, &size) == -1 && errno == EINVAL);
 	}

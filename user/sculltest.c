@@ -19,13 +19,13 @@
 static char why[256];
 static void *unmapped; /* a user page that is not mapped */
 
-#define CHECK(cond)                                                                            \
-	do {                                                                                   \
-		if (!(cond)) {                                                                 \
+#define CHECK(cond)                                                                               \
+	do {                                                                                      \
+		if (!(cond)) {                                                                    \
 			snprintf(why, sizeof(why), "line %d: %s (errno %d, %s)", __LINE__, #cond, \
-				 errno, strerror(errno));                                      \
-			return 0;                                                              \
-		}                                                                              \
+				 errno, strerror(errno));                                         \
+			return 0;                                                                 \
+		}                                                                                 \
 	} while (0)
 
 /* /dev/scull opened with flags, after it was emptied and given text (NULL: left as it is). */

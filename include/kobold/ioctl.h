@@ -21,8 +21,8 @@
 #define _IOC_WRITE 1U /* user space writes the argument: the kernel reads it */
 #define _IOC_READ 2U  /* user space reads it: the kernel writes it */
 
-#define _IOC(dir, type, nr, size)                                                   \
-	(((dir) << _IOC_DIRSHIFT) | ((unsigned int)(type) << _IOC_TYPESHIFT) |      \
+#define _IOC(dir, type, nr, size)                                              \
+	(((dir) << _IOC_DIRSHIFT) | ((unsigned int)(type) << _IOC_TYPESHIFT) | \
 	 ((unsigned int)(nr) << _IOC_NRSHIFT) | ((unsigned int)(size) << _IOC_SIZESHIFT))
 
 #define _IO(type, nr) _IOC(_IOC_NONE, (type), (nr), 0)
