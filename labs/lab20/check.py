@@ -13,7 +13,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change, and the lines it adds to the docs' transcripts
 # marked <!-- check: labs="20" -->.
 FILES = ["drivers/char/scull.c"]
-ADDS = [r"scull( +\d+ +\d+)?", r"crw------- +\d+, +0 scull"]
+ADDS = [r"scull( +\d+ +\d+)?", r"crw------- +\d+, +0 scull",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/scull/scull"]
 
 DEV = "/dev/scull"
 

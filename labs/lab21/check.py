@@ -13,7 +13,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change, and the lines it adds to the docs' transcripts
 # marked <!-- check: labs="21" -->.
 FILES = ["drivers/char/scullpipe.c"]
-ADDS = [r"scullpipe( +\d+ +\d+)?", r"crw------- +\d+, +0 scullpipe"]
+ADDS = [r"scullpipe( +\d+ +\d+)?", r"crw------- +\d+, +0 scullpipe",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/scullpipe/scullpipe"]
 
 DEV = "/dev/scullpipe"
 
