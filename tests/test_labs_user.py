@@ -114,6 +114,25 @@ def test_lab21_a_write_that_wakes_no_reader_fails_the_blocking_check(tree):
     assert "after 3 s (the watchdog's SIGUSR2)" in out, out
 
 
+SCULLMAP = "drivers/char/scullmap.c"
+
+
+def test_lab22_starter_fails_fast(tree):
+    took, results, out = check(tree, 22, {SCULLMAP: starter(22, "scullmap.c")}, stop_at_fail=True)
+    assert results["node"] and not results["shared"], out
+    assert "scullmtest: FAIL write_map_read_file" in out, out
+    assert took < FAST, (took, out)
+
+
+def test_lab22_a_fault_without_get_page_fails_the_release_check(tree):
+    """A fault that hands out the device's page without a reference for the mapping:
+    every mapping works, but the first munmap frees the device's page (PagesFree
+    grows)."""
+    _, results, out = check(tree, 22, broken(22, SCULLMAP, "\tget_page(sm.page[vmf->pgoff]);\n", ""))
+    assert "released" in failed(results) and "shared" not in failed(results), out
+    assert "PagesFree" in out, out
+
+
 MYLSBLK = "user/mylsblk.c"
 
 

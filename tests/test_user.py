@@ -27,8 +27,8 @@ def elf_header(path):
 def test_user_programs_build_as_static_i386_executables():
     subprocess.run(["make", "-s", "user"], cwd=ROOT, check=True, capture_output=True)
     # and lab 23's mylsblk.c once a student has written it (labs/lab23)
-    assert [p for p in PROGS if p != "mylsblk"] == ["lsblk", "scullptest", "sculltest", "ueventmon",
-                                                    "usertests"]
+    assert [p for p in PROGS if p != "mylsblk"] == ["lsblk", "scullmtest", "scullptest", "sculltest",
+                                                    "ueventmon", "usertests"]
     for prog in PROGS:
         ident, e_type, e_machine, ptypes = elf_header(os.path.join(BUILD, "user", prog))
         assert ident[:4] == b"\x7fELF" and ident[4] == 1 and ident[5] == 1, prog  # ELF32, LSB

@@ -102,6 +102,7 @@ struct inode_operations {
 
 struct kiocb;
 struct poll_table_struct;
+struct vm_area_struct;
 
 /*
  * fop_flags: FOP_USER_BUFFERS says read and write take user pointers, as
@@ -123,6 +124,8 @@ struct file_operations {
 	/* The first entry whose name sorts after `after` (NULL: the first): 1, 0 at the end. */
 	int (*readdir)(struct file *file, const char *after, struct vfs_dirent *out);
 	int (*release)(struct inode *inode, struct file *file);
+	/* Optional: a device's mmap: sets vma->vm_ops (its fault gives the pages), or an error. */
+	int (*mmap)(struct file *file, struct vm_area_struct *vma);
 	/* Optional: the new position for lseek(off, whence), or -EINVAL; without it, as always. */
 	loff_t (*llseek)(struct file *file, loff_t off, int whence);
 	/* Optional, for processes: a device's ioctl (-ENOTTY without), poll's ready mask. */
