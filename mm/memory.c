@@ -329,7 +329,6 @@ void mmput(struct mm_struct *mm)
 void *user_page_kaddr(struct mm_struct *mm, unsigned long addr)
 {
 	u32 *pte = pte_of(mm, addr, false);
-
 	struct vm_area_struct *v = find_vma(mm, addr);
 
 	if (pte && (*pte & PTE_PRESENT))

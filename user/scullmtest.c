@@ -116,6 +116,30 @@ static int t_two_mappings(void)
 	return 1;
 }
 
+static int t_maps_line(void)
+{
+	char line[256], want[32];
+	int fd = fresh(O_RDWR), found = 0;
+	FILE *maps;
+	char *p;
+
+	CHECK(fd >= 0);
+	p = map(fd, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, PAGE);
+	CHECK(p != MAP_FAILED);
+	snprintf(want, sizeof(want), "%08lx-%08lx rw-s 00001000", (unsigned long)p,
+		 (unsigned long)p + 2 * PAGE);
+	maps = fopen("/proc/self/maps", "r");
+	CHECK(maps != NULL);
+	while (fgets(line, sizeof(line), maps))
+		if (strncmp(line, want, strlen(want)) == 0 && strstr(line, " " DEV "\n"))
+			found = 1;
+	fclose(maps);
+	CHECK(found); /* the mapping, shared, at the file's offset, named by the file */
+	CHECK(munmap(p, 2 * PAGE) == 0);
+	close(fd);
+	return 1;
+}
+
 static int t_fork_shares(void)
 {
 	int fd = fresh(O_RDWR), status;
@@ -304,6 +328,7 @@ static const struct {
 	{ "write_file_read_map", t_write_file_read_map },
 	{ "offset", t_offset },
 	{ "two_mappings", t_two_mappings },
+	{ "maps_line", t_maps_line },
 	{ "fork_shares", t_fork_shares },
 	{ "private_copy", t_private_copy },
 	{ "refused", t_refused },

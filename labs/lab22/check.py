@@ -40,8 +40,8 @@ def node(s):
 
 
 def shared(s):
-    """MAP_SHARED: a write through the mapping is read back by read(), and a write() is seen through the mapping; offsets; two mappings of one page"""
-    passes(s, "write_map_read_file", "write_file_read_map", "offset", "two_mappings")
+    """MAP_SHARED: a write through the mapping is read back by read(), and a write() is seen through the mapping; offsets; two mappings of one page; /proc/self/maps"""
+    passes(s, "write_map_read_file", "write_file_read_map", "offset", "two_mappings", "maps_line")
 
 
 shared.points = 3
