@@ -7,6 +7,7 @@
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/fs.h>
+#include <kobold/poll.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -15,10 +16,6 @@
 #include <kobold/wait.h>
 
 #define PIPE_SIZE 4096
-#define POLLIN 0x001
-#define POLLOUT 0x004
-#define POLLERR 0x008
-#define POLLHUP 0x010
 
 struct pipe_inode_info {
 	char buf[PIPE_SIZE];
@@ -77,11 +74,12 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n, loff_t *pos
 	return (ssize_t)done;
 }
 
-static unsigned int pipe_poll(struct file *f)
+static unsigned int pipe_poll(struct file *f, struct poll_table_struct *wait)
 {
 	struct pipe_inode_info *p = pipe_of(f);
 	unsigned int mask = 0;
 
+	poll_wait(f, &p->wait, wait);
 	if ((f->f_flags & O_ACCMODE) == O_RDONLY) {
 		if (p->len)
 			mask |= POLLIN;

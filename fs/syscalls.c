@@ -3,7 +3,8 @@
  * stat.c, readdir.c, namei.c, fcntl.c, ioctl.c entry points): each takes
  * its fd or path from user space, goes through the VFS with the caller's
  * cwd, and copies the result back. Data moves through a kernel buffer, as
- * the VFS's file operations take kernel pointers.
+ * the VFS's file operations take kernel pointers, except for a driver whose
+ * read and write take the user's own (FOP_USER_BUFFERS).
  */
 #include <kobold/direct_io.h>
 #include <kobold/errno.h>
@@ -139,6 +140,8 @@ static long file_read(struct file *f, char __user *buf, size_t count)
 		return dio_rw(f, buf, count, false);
 	if (!access_ok(buf, count))
 		return -EFAULT;
+	if (f->f_op->fop_flags & FOP_USER_BUFFERS)
+		return vfs_read_user(f, buf, count);
 	k = kmalloc(n ? n : 1);
 	if (!k)
 		return -ENOMEM;
@@ -159,6 +162,8 @@ static long file_write(struct file *f, const char __user *buf, size_t count)
 		return dio_rw(f, (char __user *)buf, count, true);
 	if (!access_ok(buf, count))
 		return -EFAULT;
+	if (f->f_op->fop_flags & FOP_USER_BUFFERS)
+		return vfs_write_user(f, buf, count);
 	k = kmalloc(n ? n : 1);
 	if (!k)
 		return -ENOMEM;
@@ -262,6 +267,11 @@ static long do_lseek(struct file *f, loff_t off, int whence, loff_t *res)
 {
 	loff_t pos;
 
+	if (f->f_op->llseek) {
+		pos = f->f_op->llseek(f, off, whence);
+		*res = pos;
+		return pos < 0 ? (long)pos : 0;
+	}
 	if (S_ISFIFO(f->f_path.inode->i_mode) || S_ISCHR(f->f_path.inode->i_mode))
 		return S_ISFIFO(f->f_path.inode->i_mode) ? -ESPIPE : (*res = 0, 0);
 	if (whence == 0)

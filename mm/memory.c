@@ -38,6 +38,10 @@ static u16 page_refs[NR_PFNS]; /* mappings of each user page (0: not a user page
 
 void get_page_phys(unsigned long phys) { __sync_fetch_and_add(&page_refs[phys >> PAGE_SHIFT], 1); }
 
+void get_page(void *kaddr) { get_page_phys(virt_to_phys(kaddr)); }
+
+void put_page(void *kaddr) { put_page_phys(virt_to_phys(kaddr)); }
+
 void put_page_phys(unsigned long phys)
 {
 	if (__sync_sub_and_fetch(&page_refs[phys >> PAGE_SHIFT], 1) == 0)
@@ -158,13 +162,18 @@ void *map_new_page(struct mm_struct *mm, unsigned long addr)
 	return page;
 }
 
-/* A write to a page shared since fork: the last sharer takes it, others copy it. */
-static int do_wp_page(struct mm_struct *mm, unsigned long addr, u32 *pte)
+/*
+ * A write to a page shared since fork, or to a device's page in a private
+ * mapping: the last sharer takes it, others copy it. In a shared mapping
+ * (MAP_SHARED) every sharer writes the one page.
+ */
+static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *v, unsigned long addr, u32 *pte)
 {
 	unsigned long phys = *pte & ~(PAGE_SIZE - 1);
 	void *copy;
 
-	if (*(volatile u16 *)&page_refs[phys >> PAGE_SHIFT] > 1) { /* 1: no other sharer can appear */
+	if (!(v->vm_flags & VM_SHARED) &&
+	    *(volatile u16 *)&page_refs[phys >> PAGE_SHIFT] > 1) { /* 1: no other sharer can appear */
 		copy = alloc_pages(1);
 		if (!copy)
 			return -ENOMEM;
@@ -175,6 +184,25 @@ static int do_wp_page(struct mm_struct *mm, unsigned long addr, u32 *pte)
 	}
 	*pte = phys | PTE_PRESENT | PTE_USER | PTE_WRITE;
 	flush_mm(mm, addr);
+	return 0;
+}
+
+/* The driver's fault gives the page (with a reference for this mapping): 2.6.23's __do_fault. */
+static int do_fault(struct mm_struct *mm, struct vm_area_struct *v, unsigned long addr,
+		    bool write, u32 *pte)
+{
+	struct vm_fault vmf = { .pgoff = v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT),
+				.virtual_address = (void *)addr };
+
+	if (!v->vm_ops->fault || v->vm_ops->fault(v, &vmf) || !vmf.page)
+		return -EFAULT; /* Linux: SIGBUS */
+	*pte = virt_to_phys(vmf.page) | PTE_PRESENT | PTE_USER;
+	if ((v->vm_flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE))
+		*pte |= PTE_WRITE;
+	mm->rss++;
+	flush_mm(mm, addr);
+	if (write && !(*pte & PTE_WRITE))
+		return do_wp_page(mm, v, addr, pte); /* MAP_PRIVATE: a copy of its own */
 	return 0;
 }
 
@@ -190,10 +218,12 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write)
 	pte = pte_of(mm, addr, true);
 	if (!pte)
 		return -ENOMEM;
+	if (!(*pte & PTE_PRESENT) && v->vm_ops)
+		return do_fault(mm, v, addr, write, pte);
 	if (!(*pte & PTE_PRESENT))
 		return map_new_page(mm, addr) ? 0 : -ENOMEM;
 	if (write && !(*pte & PTE_WRITE))
-		return do_wp_page(mm, addr, pte);
+		return do_wp_page(mm, v, addr, pte);
 	return 0; /* another CPU's stale entry, or a spurious fault: nothing to do */
 }
 
@@ -246,7 +276,8 @@ static void change_protection(struct mm_struct *mm, struct vm_area_struct *v)
 			continue;
 		phys = *pte & ~(PAGE_SIZE - 1);
 		*pte = phys | PTE_PRESENT | PTE_USER;
-		if ((v->vm_flags & VM_WRITE) && page_refs[phys >> PAGE_SHIFT] == 1)
+		if ((v->vm_flags & VM_WRITE) &&
+		    ((v->vm_flags & VM_SHARED) || page_refs[phys >> PAGE_SHIFT] == 1))
 			*pte |= PTE_WRITE;
 		flush_mm(mm, a);
 	}
@@ -278,7 +309,7 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, un
 	return 0;
 }
 
-/* The child's copy of one VMA's pages: both map them, neither may write. */
+/* The child's copy of one VMA's pages: both map them, neither may write (unless shared). */
 static int copy_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *v)
 {
 	for (unsigned long a = v->vm_start; a < v->vm_end; a += PAGE_SIZE) {
@@ -289,7 +320,8 @@ static int copy_range(struct mm_struct *dst, struct mm_struct *src, struct vm_ar
 		dpte = pte_of(dst, a, true);
 		if (!dpte)
 			return -ENOMEM;
-		*spte &= ~PTE_WRITE;
+		if (!(v->vm_flags & VM_SHARED))
+			*spte &= ~PTE_WRITE;
 		*dpte = *spte;
 		get_page_phys(*spte & ~(PAGE_SIZE - 1));
 		dst->rss++;
@@ -310,7 +342,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->exe_path = old->exe_path ? kstrdup(old->exe_path) : NULL;
 	list_for_each_entry(v, &old->mmap, vm_list) {
 		if (insert_vma(mm, v->vm_start, v->vm_end, v->vm_flags, v->vm_name, v->vm_pgoff) ||
-		    copy_range(mm, old, v)) {
+		    (vma_copy_file(find_vma(mm, v->vm_start), v), copy_range(mm, old, v))) {
 			mmput(mm);
 			mm = NULL;
 			break;
@@ -345,9 +377,12 @@ void mmput(struct mm_struct *mm)
 void *user_page_kaddr(struct mm_struct *mm, unsigned long addr)
 {
 	u32 *pte = pte_of(mm, addr, false);
+	struct vm_area_struct *v = find_vma(mm, addr);
 
 	if (pte && (*pte & PTE_PRESENT))
 		return phys_to_virt(*pte & ~(PAGE_SIZE - 1));
+	if (v && (v->vm_flags & VM_IO))
+		return NULL; /* a device's memory: no page of the process's own there */
 	return map_new_page(mm, addr & ~(PAGE_SIZE - 1));
 }
 

@@ -445,7 +445,7 @@ static long tty_file_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	return r;
 }
 
-static unsigned int tty_file_poll(struct file *file)
+static unsigned int tty_file_poll(struct file *file, struct poll_table_struct *wait)
 {
 	struct tty_struct *tty = tty_from_file(file);
 	unsigned int mask;
