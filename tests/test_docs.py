@@ -134,6 +134,9 @@ STALE_VERSION_CLAIMS = [
     (r"until 2\.6\.26 made it a spinlock again\)", "2.6.25 made the BKL always a semaphore (6478d8800b7)"),
     (r"as 2\.6\.24 and later did, where\s+2\.6\.20's was still write-only", "a device's uevent: readable 2.6.22, action names 2.6.23"),
     (r"2\.6\.21-2\.6\.33 released them in device_del", "devres stayed in device_del through 3.6"),
+    (r"lazily in `__switch_to` \(2\.6\.20 on\)", "2.6.20 used %gs in the kernel; %fs from 2.6.21 (464d1a78fbf)"),
+    (r"`_RO/_RW/_WO`: 3\.11", "DEVICE_ATTR_WO came in 3.12 (1130c55c757)"),
+    (r"4 KiB with `CONFIG_4KSTACKS`\)", "CONFIG_4KSTACKS came in 2.6.6, not 2.6.0"),
 ]
 
 
