@@ -537,7 +537,7 @@ static unsigned int virtblk_num_queues(struct virtio_device *vdev)
 	return min(max((unsigned int)num, 1u), num_online_cpus());
 }
 
-/* The request queues: "requests" alone (2.6.24-3.16), else req.0, req.1, ... (3.17 on names all so); each with its callback. */
+/* The request queues: "requests" alone (2.6.31-3.16), else req.0, req.1, ... (3.17 on names all so); each with its callback. */
 static int virtblk_init_vqs(struct virtio_blk *vblk)
 {
 	struct virtio_device *vdev = vblk->vdev;
