@@ -39,11 +39,11 @@ static ssize_t sock_write(struct file *f, const char *buf, size_t n, loff_t *pos
 	return -EOPNOTSUPP; /* sending: docs/differences.md */
 }
 
-static unsigned int sock_poll(struct file *f)
+static unsigned int sock_poll(struct file *f, struct poll_table_struct *wait)
 {
 	struct socket *sock = sock_of(f);
 
-	return sock->ops->poll ? sock->ops->poll(sock) : 0;
+	return sock->ops->poll ? sock->ops->poll(f, sock, wait) : 0;
 }
 
 static int sock_close(struct inode *inode, struct file *f)

@@ -61,7 +61,7 @@ struct proto_ops {
 	/* Into buf (kernel): the bytes copied, or -errno; nonblock: -EAGAIN instead of sleeping. */
 	ssize_t (*recvmsg)(struct socket *sock, char *buf, size_t size, int flags, bool nonblock,
 			   struct sock_recv *info);
-	unsigned int (*poll)(struct socket *sock);
+	unsigned int (*poll)(struct file *file, struct socket *sock, struct poll_table_struct *wait);
 	int (*setsockopt)(struct socket *sock, int level, int name, int val);
 	int (*getsockopt)(struct socket *sock, int level, int name, int *val);
 };

@@ -6,17 +6,12 @@
  */
 #include <kobold/netlink.h>
 #include <kobold/errno.h>
+#include <kobold/poll.h>
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
-
-#define POLLIN 0x001
-#define POLLOUT 0x004
-#define POLLERR 0x008
-#define POLLRDNORM 0x040
-#define POLLWRNORM 0x100
 
 static struct netlink_sock *nlk_of(struct socket *sock) { return sock->sk; }
 
@@ -79,11 +74,12 @@ static ssize_t netlink_recvmsg(struct socket *sock, char *buf, size_t size, int 
 	return r;
 }
 
-static unsigned int netlink_poll(struct socket *sock)
+static unsigned int netlink_poll(struct file *file, struct socket *sock, poll_table *wait)
 {
 	struct netlink_sock *nlk = nlk_of(sock);
 	unsigned int mask = POLLOUT | POLLWRNORM;
 
+	poll_wait(file, &nlk->wait, wait);
 	if (!list_empty(&nlk->queue))
 		mask |= POLLIN | POLLRDNORM;
 	if (nlk->err)
