@@ -29,6 +29,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,6 +67,7 @@ class Session:
         self.sockdir = None
         self.dirty = False
         self.booted = False  # once: a later failure is the check's, not the boot's
+        self.boots, self.boot_seconds = 0, 0.0  # for the JSON: where a checker's time goes
 
     def boot(self, append="", qemu_args=(), monitor=False):
         """qemu_args: more QEMU options (disks); monitor: QEMU's monitor on a socket (self.monitor)."""
@@ -74,6 +76,7 @@ class Session:
         if monitor:
             self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
             sock = os.path.join(self.sockdir, "monitor.sock")
+        t0 = time.monotonic()
         try:
             self.k = kobold.boot(append, qemu_args=list(qemu_args), monitor=sock, boot_timeout=BOOT_TIMEOUT)
         except AssertionError as e:
@@ -85,6 +88,8 @@ class Session:
                 if str(e).startswith("timed out") else "the kernel did not reach its prompt"
             raise BootFailed(why, str(e), panic)
         self.booted = True
+        self.boots += 1
+        self.boot_seconds += time.monotonic() - t0
         self.append, self.how, self.dirty = append, (tuple(qemu_args), monitor), False
         return self
 
@@ -106,6 +111,10 @@ class Session:
         words = command.split()
         if not words or words[0] not in self.READ_ONLY or ">" in command:
             self.dirty = True
+        # pexpect sleeps 50 ms before each send, for a child that turns its echo off after
+        # its prompt; the shell has printed its prompt: in a walk of hundreds of commands,
+        # those sleeps were half of a checker's time (kobold.send paces the UART itself).
+        self.k.child.delaybeforesend = None
         return self.k.run(command)
 
     def text(self, command):
@@ -182,10 +191,11 @@ def what_of(fn):
     return what + (" (hidden)" if getattr(fn, "hidden", False) else "")
 
 
-def record(results, fn, passed, message=""):
+def record(results, fn, passed, message="", seconds=0.0):
     results.append({"check": fn.__name__, "hidden": getattr(fn, "hidden", False),
                     "what": (fn.__doc__ or fn.__name__).strip().split("\n")[0],
-                    "points": getattr(fn, "points", 1), "passed": passed, "message": message})
+                    "points": getattr(fn, "points", 1), "passed": passed, "message": message,
+                    "seconds": round(seconds, 2)})
 
 
 def hidden_checks():
@@ -205,18 +215,20 @@ def hidden_checks():
     return list(mod.CHECKS)
 
 
-def save(title, checks, results, status):
+def save(title, checks, results, status, session=None):
     """The results so far, for scripts/grade and grade-class (rewritten after each check, so
     that a checker stopped by a timeout leaves what it found); possible counts every check."""
     if not os.environ.get("LABCHECK_JSON"):
         return
     with open(os.environ["LABCHECK_JSON"] + ".new", "w") as f:
         json.dump({"title": title, "status": status, "checks": results,
-                   "possible": sum(getattr(fn, "points", 1) for fn in checks)}, f, indent=1)
+                   "possible": sum(getattr(fn, "points", 1) for fn in checks),
+                   "boots": session.boots if session else 0,
+                   "boot_seconds": round(session.boot_seconds, 2) if session else 0}, f, indent=1)
     os.replace(os.environ["LABCHECK_JSON"] + ".new", os.environ["LABCHECK_JSON"])
 
 
-def fail(results, fn, e, why=None):
+def fail(results, fn, e, why=None, seconds=0.0):
     """Prints and records a failed check (why: a line before what the kernel printed);
     returns the lines shown."""
     print("  %s  %s" % (paint("FAIL", "31;1"), what_of(fn)))
@@ -227,7 +239,7 @@ def fail(results, fn, e, why=None):
         shown = [why + ":"] + [l for l in shown[:1] if not l.startswith(LOST)] + shown[1:]
     for line in shown:
         print("        " + line)
-    record(results, fn, False, "\n".join(shown))
+    record(results, fn, False, "\n".join(shown), seconds)
     return shown
 
 
@@ -242,19 +254,20 @@ def run(title, checks, argv=None):
     s, passed, results, status = Session(), 0, [], "ok"
     try:
         for i, fn in enumerate(checks):
-            save(title, checks, results, status)
+            save(title, checks, results, status, s)
+            t0 = time.monotonic()
             try:
                 fn(s)
             except BootFailed as e:
                 status = "panic" if e.panic else "no-boot"
-                fail(results, fn, e, e.why)
+                fail(results, fn, e, e.why, time.monotonic() - t0)
                 for rest in checks[i + 1:]:
                     fail(results, rest, AssertionError("not run: " + e.why))
                 break
             except Exception as e:  # noqa: BLE001 - every error is a failed check
                 if isinstance(e, kobold.KernelPanic):
                     status = "panic"
-                fail(results, fn, e)
+                fail(results, fn, e, seconds=time.monotonic() - t0)
                 s.close()  # the next check starts from a fresh boot
                 if STOP_AT_FAIL:
                     for rest in checks[i + 1:]:
@@ -262,11 +275,11 @@ def run(title, checks, argv=None):
                     break
                 continue
             print("  %s  %s" % (paint("PASS", "32;1"), what_of(fn)))
-            record(results, fn, True)
+            record(results, fn, True, seconds=time.monotonic() - t0)
             passed += 1
     finally:
         s.close()
-        save(title, checks, results, status)
+        save(title, checks, results, status, s)
     total = len(checks)
     if passed == total:
         print(paint("%d of %d checks pass: the lab is done." % (passed, total), "32;1"))
