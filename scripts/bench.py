@@ -527,7 +527,8 @@ def bench_grading():
         add("grading", "grade-class, CPU s per student-lab", data["cpu_seconds"] / per, "s")
         prof = data["profile"]
         for key, what in (("link", "copying its tree"), ("make", "in make"), ("checkers", "in the checker"),
-                          ("boot", "booting (in the checker)")):
+                          ("boot", "booting (in the checker)"), ("make_cpu", "of CPU in make"),
+                          ("checker_cpu", "of CPU in the checker and QEMU")):
             add("grading", "  s per student-lab %s, summed over jobs" % what, prof[key] / per, "s")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -26,6 +26,7 @@ run): for tests that only need to see a tree fail, without a boot per check.
 import json
 import os
 import re
+import resource
 import shutil
 import sys
 import tempfile
@@ -215,6 +216,12 @@ def hidden_checks():
     return list(mod.CHECKS)
 
 
+def cpu_seconds():
+    """CPU time of the checker and its finished children (the QEMUs it closed)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def save(title, checks, results, status, session=None):
     """The results so far, for scripts/grade and grade-class (rewritten after each check, so
     that a checker stopped by a timeout leaves what it found); possible counts every check."""
@@ -224,7 +231,8 @@ def save(title, checks, results, status, session=None):
         json.dump({"title": title, "status": status, "checks": results,
                    "possible": sum(getattr(fn, "points", 1) for fn in checks),
                    "boots": session.boots if session else 0,
-                   "boot_seconds": round(session.boot_seconds, 2) if session else 0}, f, indent=1)
+                   "boot_seconds": round(session.boot_seconds, 2) if session else 0,
+                   "cpu_seconds": round(cpu_seconds(), 2)}, f, indent=1)
     os.replace(os.environ["LABCHECK_JSON"] + ".new", os.environ["LABCHECK_JSON"])
 
 
