@@ -20,6 +20,11 @@ run after the lab's own; with LABCHECK_JSON=FILE the results are also
 written there as JSON after each check, with the lab's possible points and a
 status (ok, no-boot, panic) (scripts/grade, scripts/grade-class).
 
+A kernel booted without extra QEMU devices is saved at its first prompt
+(QEMU's savevm) and restored (loadvm) when a check needs it as booted again:
+a tenth of a boot's CPU (LABCHECK_SNAPSHOT=0 boots anew instead). The JSON
+says how many boots and restores a checker made and the CPU it took.
+
 LABCHECK_STOP_AT_FAIL=1 stops at the first failed check (the rest fail as not
 run): for tests that only need to see a tree fail, without a boot per check.
 """

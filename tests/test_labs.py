@@ -208,3 +208,26 @@ def test_a_shared_tree_follows_the_working_tree(tmp_path):
     assert open(os.path.join(tree, "build", "count")).read() == "x\nx\n"  # the third found it built
     tree, kernel = labtree.shared_tree("t", [], root=str(root))
     assert open(kernel).read() == "start\nb, changed\n"
+
+
+def test_a_checker_restores_the_booted_kernel_instead_of_booting(base):
+    """labcheck's Session: a kernel changed by a command comes back as booted from its
+    snapshot (loadvm), not from a new boot; memory in use and the kobjects are as at the
+    first prompt; another command line boots anew."""
+    import labcheck
+    tree, kernel = base
+    saved, labcheck.kobold.KERNEL = labcheck.kobold.KERNEL, kernel
+    s = labcheck.Session()
+    try:
+        s.fresh()
+        booted = s.snapshot()
+        assert "sbd" in s.text("lsmod") and s.text("rmmod sbd") == ""
+        assert "sbd" not in s.text("lsmod")
+        s.fresh()
+        assert "sbd" in s.text("lsmod") and (s.boots, s.restores) == (1, 1)
+        labcheck.expect_same(booted, s.snapshot())
+        s.fresh("sbd.nr=2")
+        assert "sbd1" in s.ls("/sys/class/sbd") and (s.boots, s.restores) == (2, 1)
+    finally:
+        s.close()
+        labcheck.kobold.KERNEL = saved
