@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lab 15 checker: keys counted in the keyboard's interrupt handler, read by a work item (docs/labs/lab15-keyboard-interrupt.md)."""
+"""Lab 15 checker: keys counted in the keyboard's interrupt, read by a work item (docs/labs/lab15-keyboard-interrupt.md)."""
 import os
 import re
 import sys
