@@ -85,8 +85,7 @@ class Session:
     READ_ONLY = {"cat", "ls", "tree", "readlink", "kobjects", "meminfo", "lsmod", "lsblk",
                  "lspci", "fds", "dmesg", "pwd", "help"}
 
-    def __init__(self, snapshot=True):
-        self.snapshot_ok = snapshot and SNAPSHOT
+    def __init__(self):
         self.k = None
         self.append = None
         self.how = None
@@ -101,7 +100,7 @@ class Session:
         """qemu_args: more QEMU options (disks); monitor: QEMU's monitor on a socket (self.monitor)."""
         self.close()
         sock, extra = None, []
-        snapshot = self.snapshot_ok and not qemu_args
+        snapshot = SNAPSHOT and not qemu_args
         if monitor or snapshot:
             self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
             sock = os.path.join(self.sockdir, "monitor.sock")
@@ -321,16 +320,15 @@ def fail(results, fn, e, why=None, seconds=0.0):
     return shown
 
 
-def run(title, checks, argv=None, snapshot=True):
+def run(title, checks, argv=None):
     """Runs the checks (and the hidden ones), prints the checklist, returns the exit status.
-    snapshot=False: every fresh kernel is booted, none restored (see the module's comment).
 
     A kernel that never reaches its prompt fails every check at once, with the reason
     (status no-boot, or panic); a panic in a later check makes the status panic."""
     checks = list(checks) + hidden_checks()
     print(paint(title, "1"))
     print("kernel: %s" % os.path.relpath(kobold.KERNEL, os.getcwd()))
-    s, passed, results, status = Session(snapshot), 0, [], "ok"
+    s, passed, results, status = Session(), 0, [], "ok"
     try:
         for i, fn in enumerate(checks):
             save(title, checks, results, status, s)
