@@ -26,11 +26,12 @@ gradescope: deps
 	$(Q)$(PYTHON) scripts/gradescope.py zip $(GRADESCOPE_ZIP) $(if $(LABS),--labs $(LABS)) \
 		$(if $(HIDDEN),--hidden $(HIDDEN))
 
-# The labs' solutions composed in every order that can matter, with every failslab
-# walk of the registrations (make test: three orders and the walks the labs touch).
+# The labs' solutions composed in every order that can matter, with every transcript
+# of the docs and every failslab walk of the registrations, and each lab's solution
+# alone (make test: three orders, the transcripts and walks the labs touch, one lab alone).
 labs-compose-all: deps $(KERNEL)
 	$(Q)KOBOLD_LABS_ORDERS=all $(PYTHON) -m pytest -q -p no:xdist tests/test_labs_compose.py \
-		-k solutions_compose
+		tests/test_labs.py -k "solutions_compose or solution_alone"
 
 check-docs: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) scripts/doccheck.py

@@ -220,6 +220,7 @@ def boot_like_make_run(append="", kernel=None, disk_kind="", qemu=()):
     finally:
         kobold.KERNEL = saved
     k.tmpdir = tmp
+    k.child.delaybeforesend = None  # at the prompt: pexpect's 50 ms before each command is waste
     return k
 
 

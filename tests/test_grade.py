@@ -380,6 +380,21 @@ def test_a_build_tree_links_the_teachers_files_read_only(tmp_path):
         sandbox.give([tree])
         assert os.stat(os.path.join(tree, "Makefile")).st_uid == 0
         assert os.stat(os.path.join(tree, "build", "a.o")).st_uid == sandbox.NOBODY
+    # a sandboxed build as nobody: the objects linked too, but the student's and the link's left out
+    (template / "build" / "drivers").mkdir()
+    for n in ("sbd.o", "sbd.d", "other.o"):
+        (template / "build" / "drivers" / n).write_text(n)
+    (template / "build" / "kobold.elf").write_text("kernel")
+    (template / "build" / "ksyms.o").write_text("ksyms")
+    linked = str(tmp_path / "linked")
+    gc.link_tree(str(template), linked, {"drivers/sbd.c": b"student"}, link_objects=True)
+    objs = os.path.join(linked, "build")
+    assert os.stat(os.path.join(objs, "drivers", "other.o")).st_ino == \
+        os.stat(template / "build" / "drivers" / "other.o").st_ino
+    assert not os.path.exists(os.path.join(objs, "drivers", "sbd.o"))
+    assert not os.path.exists(os.path.join(objs, "drivers", "sbd.d"))
+    assert not os.path.exists(os.path.join(objs, "kobold.elf"))
+    assert os.stat(os.path.join(objs, "ksyms.o")).st_ino != os.stat(template / "build" / "ksyms.o").st_ino
     # Grader.build writes the student's file (its make then fails: this Makefile has no kernel)
     grader = gc.Grader(str(tmp_path), str(template), None, 60, False)
     os.makedirs(tmp_path / "builds")

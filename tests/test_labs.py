@@ -1,13 +1,18 @@
-"""test_labs.py: each lab's checker fails on the starting tree and passes once the
-lab's reference solution (labs/solutions/labN.patch) is applied; the lab page's
-transcripts marked `start` match the starting kernel and those marked `solution`
-the solved one. (test_labs_compose.py applies them all together.)
+"""test_labs.py: each lab's checker fails on the starting tree, and passes on the tree
+with every lab's reference solution applied (labs/solutions/labN.patch, composed: one
+build for all the labs); the lab page's transcripts marked `start` match the starting
+kernel and those marked `solution` the solved one. One lab's solution on its own (drawn
+with KOBOLD_LABS_SEED) builds and passes its checker and its page's `solution`
+transcripts exactly; `make labs-compose-all` does so for every lab.
+(test_labs_compose.py checks that the solutions compose in any order.)
 
-The starting tree is scripts/labtree.py's: the working tree with each lab's
-files as committed, so that a student's own solved labs change nothing here.
-It is copied once with the objects of build/, so that each build compiles only
-what a solution changed."""
+The starting and the solved trees are scripts/labtree.py's shared trees
+(build/labtrees/start and solved): built once for test_labs, test_labs_compose and the
+next run, each brought up to date with the working tree first. The starting tree is the
+working tree with each lab's files as committed, so that a student's own solved labs
+change nothing here."""
 import os
+import random
 import shutil
 import sys
 import tempfile
@@ -21,6 +26,8 @@ import labtree  # noqa: E402
 
 LABS = labtree.labs()
 WERROR = os.environ.get("WERROR", "1")
+ALL = os.environ.get("KOBOLD_LABS_ORDERS") == "all"
+SEED = int(os.environ.get("KOBOLD_LABS_SEED") or random.randrange(1 << 32))
 
 
 def build(tree):
@@ -46,10 +53,15 @@ def workdir():
 
 
 @pytest.fixture(scope="module")
-def base(workdir):
-    """The starting tree, copied and built once for every lab."""
-    tree = labtree.export_start(os.path.join(workdir, "base"))
-    return tree, build(tree)
+def base():
+    """The starting tree, built (shared: see the module's comment)."""
+    return labtree.shared_tree("start", werror=WERROR)
+
+
+@pytest.fixture(scope="module")
+def solved():
+    """The starting tree with every lab's solution applied, built (shared)."""
+    return labtree.shared_tree("solved", [patch(lab) for lab in LABS], werror=WERROR)
 
 
 def lab_doc(lab):
@@ -112,8 +124,15 @@ def test_the_start_ignores_the_students_solved_labs(tmp_path):
         assert "size_kb" in f.read()  # the student's tree is left alone
 
 
+def with_every_lab(blocks):
+    """The blocks, each accepting the lines any lab's solution adds (the solved tree has them all)."""
+    for b in blocks:
+        b.options = dict(b.options, labs=" ".join(str(lab) for lab in LABS))
+    return blocks
+
+
 @pytest.mark.parametrize("lab", LABS)
-def test_checker_fails_before_and_passes_after_the_solution(lab, base, workdir):
+def test_checker_fails_at_the_start_and_passes_solved(lab, base, solved):
     tree, kernel = base
     before = checker(tree, lab, kernel, stop_at_fail=True)  # a boot per failed check otherwise
     assert before.returncode == 1, "lab %d's checker did not fail on the starting tree:\n%s" % (
@@ -123,17 +142,92 @@ def test_checker_fails_before_and_passes_after_the_solution(lab, base, workdir):
     failures = doccheck.check_blocks(start_blocks, kernel=kernel)
     assert not failures, "\n\n".join(failures)
 
-    solved = os.path.join(workdir, "lab%d" % lab)
-    shutil.copytree(tree, solved, symlinks=True)  # copy2 keeps times: an incremental build
-    ok, out = labtree.apply(solved, patch(lab))
-    assert ok, "labs/solutions/lab%d.patch does not apply:\n%s" % (lab, out)
-    solved_kernel = build(solved)
-    after = checker(solved, lab, solved_kernel)
-    assert after.returncode == 0, "lab %d's checker fails with the solution applied:\n%s" % (
-        lab, after.stdout)
+    tree, kernel = solved
+    after = checker(tree, lab, kernel)
+    assert after.returncode == 0, "with every lab solved, lab %d's checker fails:\n%s" % (lab, after.stdout)
     assert "FAIL" not in after.stdout
+    blocks = with_every_lab([b for b in doccheck.parse_file(lab_doc(lab)) if b.for_solution()])
+    failures = doccheck.check_blocks(blocks, kernel=kernel)
+    assert not failures, "with every lab solved:\n" + "\n\n".join(failures)
 
-    blocks = [b for b in doccheck.parse_file(lab_doc(lab)) if b.for_solution()]
-    failures = doccheck.check_blocks(blocks, kernel=solved_kernel)
-    assert not failures, "\n\n".join(failures)
-    shutil.rmtree(solved, ignore_errors=True)
+
+def alone():
+    """The labs whose solution is tried on its own: one drawn with SEED, or all."""
+    if ALL:
+        return list(LABS)
+    lab = random.Random(SEED).choice(LABS)
+    print("lab %d's solution alone (KOBOLD_LABS_SEED=%d)" % (lab, SEED))
+    return [lab]
+
+
+def test_a_solution_alone_passes(base, workdir):
+    """A lab's solution on the starting tree, alone: it builds, its checker passes and its
+    page's `solution` transcripts match exactly (no other lab's lines accepted)."""
+    tree, _ = base
+    for lab in alone():
+        one = os.path.join(workdir, "lab%d" % lab)
+        shutil.copytree(tree, one, symlinks=True)  # copy2 keeps times: an incremental build
+        ok, out = labtree.apply(one, patch(lab))
+        assert ok, "labs/solutions/lab%d.patch does not apply:\n%s" % (lab, out)
+        kernel = build(one)
+        after = checker(one, lab, kernel)
+        assert after.returncode == 0, "lab %d's checker fails with its solution alone (KOBOLD_LABS_SEED=%d):\n%s" % (
+            lab, SEED, after.stdout)
+        blocks = [b for b in doccheck.parse_file(lab_doc(lab)) if b.for_solution()]
+        failures = doccheck.check_blocks(blocks, kernel=kernel)
+        assert not failures, "lab %d alone (KOBOLD_LABS_SEED=%d):\n%s" % (lab, SEED, "\n\n".join(failures))
+        shutil.rmtree(one, ignore_errors=True)
+
+
+def test_a_shared_tree_follows_the_working_tree(tmp_path):
+    """shared_tree on a small course: built from the working tree with the lab's file as
+    committed and the patch over it; a later change to a source is rebuilt, a removed
+    source goes, and a tree already up to date is not built again."""
+    root = tmp_path / "course"
+    (root / "labs" / "lab1").mkdir(parents=True)
+    (root / "labs" / "lab1" / "check.py").write_text('FILES = ["a.c"]\nCHECKS = []\n')
+    (root / "Makefile").write_text("build/kobold.elf: a.c b.c\n\tmkdir -p build && cat a.c b.c > $@ && "
+                                   "echo x >> build/count\n")
+    (root / "a.c").write_text("start\n")
+    (root / "b.c").write_text("b\n")
+    (root / "gone.c").write_text("gone\n")
+    git = ["git", "-c", "user.name=s", "-c", "user.email=s@example.org"]
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "course"]):
+        assert labtree.sh(git + cmd, str(root)).returncode == 0
+    (root / "a.c").write_text("solved by the student\n")  # not the start: ignored
+    (root / "fix.patch").write_text("--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-start\n+patched\n")
+    tree, kernel = labtree.shared_tree("t", [str(root / "fix.patch")], root=str(root))
+    assert open(kernel).read() == "patched\nb\n" and os.path.exists(os.path.join(tree, "gone.c"))
+    (root / "b.c").write_text("b, changed\n")
+    os.remove(root / "gone.c")
+    labtree.sh(git + ["rm", "-q", "--cached", "gone.c"], str(root))
+    tree, kernel = labtree.shared_tree("t", [str(root / "fix.patch")], root=str(root))
+    assert open(kernel).read() == "patched\nb, changed\n"
+    assert not os.path.exists(os.path.join(tree, "gone.c"))
+    tree, kernel = labtree.shared_tree("t", [str(root / "fix.patch")], root=str(root))
+    assert open(os.path.join(tree, "build", "count")).read() == "x\nx\n"  # the third found it built
+    tree, kernel = labtree.shared_tree("t", [], root=str(root))
+    assert open(kernel).read() == "start\nb, changed\n"
+
+
+def test_a_checker_restores_the_booted_kernel_instead_of_booting(base):
+    """labcheck's Session: a kernel changed by a command comes back as booted from its
+    snapshot (loadvm), not from a new boot; memory in use and the kobjects are as at the
+    first prompt; another command line boots anew."""
+    import labcheck
+    tree, kernel = base
+    saved, labcheck.kobold.KERNEL = labcheck.kobold.KERNEL, kernel
+    s = labcheck.Session()
+    try:
+        s.fresh()
+        booted = s.snapshot()
+        assert "sbd" in s.text("lsmod") and s.text("rmmod sbd") == ""
+        assert "sbd" not in s.text("lsmod")
+        s.fresh()
+        assert "sbd" in s.text("lsmod") and (s.boots, s.restores) == (1, 1)
+        labcheck.expect_same(booted, s.snapshot())
+        s.fresh("sbd.nr=2")
+        assert "sbd1" in s.ls("/sys/class/sbd") and (s.boots, s.restores) == (2, 1)
+    finally:
+        s.close()
+        labcheck.kobold.KERNEL = saved

@@ -1,14 +1,16 @@
 """test_labs_compose.py: all the lab solutions together, applied in any order, give
-one tree that builds and passes every checker, every transcript in the docs and the
-registration failslab walks; and the starters and broken solutions fail their
+the same files; the tree with them all (test_labs.py's shared solved tree, whose every
+checker test_labs.py runs) is as .clang-format has it and passes the docs' transcripts
+and the registration failslab walks; and the starters and broken solutions fail their
 checkers as they should. (A file of its own, so that make test can run it beside
-test_labs.py; the starting tree is test_labs.py's fixture, built once here too.)
+test_labs.py; both use the same built trees.)
 
 make test applies the solutions in three orders: forward, backward and one
 shuffled with a seed drawn per run (printed, and KOBOLD_LABS_SEED=N repeats it),
-and walks the failslab suites whose code a lab's files touch. `make
-labs-compose-all` (KOBOLD_LABS_ORDERS=all) walks every order that can matter and
-every registration walk."""
+checks the transcripts a lab is known to change (marked labs=) and those of the
+README and the tutorial, and walks the failslab suites whose code a lab's files
+touch. `make labs-compose-all` (KOBOLD_LABS_ORDERS=all) walks every order that can
+matter, checks every transcript and walks every registration walk."""
 import itertools
 import os
 import random
@@ -16,7 +18,7 @@ import shutil
 import sys
 
 
-from test_labs import LABS, ROOT, base, build, checker, patch, workdir  # noqa: F401
+from test_labs import LABS, ROOT, base, build, checker, patch, solved, workdir  # noqa: F401
 import doccheck  # noqa: E402 (test_labs put scripts/ on the path)
 import labtree  # noqa: E402
 
@@ -68,10 +70,17 @@ def orders():
     return seen
 
 
-def test_solutions_compose_in_any_order(base, workdir):
+def student_docs(block):
+    """make test's transcripts on the solved tree: those a lab is known to change (labs=)
+    and those a student follows beside the labs (the README's and the tutorial's)."""
+    return ALL or block.labs() or os.path.basename(block.path) in ("README.md", "tutorial.md")
+
+
+def test_solutions_compose_in_any_order(base, solved, workdir):
     """Every order of the lab's solutions that can matter applies and gives the same
-    files; that tree builds, its lab files are as .clang-format has them, every checker
-    passes on it, and so does every transcript in the docs."""
+    files; the tree with them all (built once, shared with test_labs.py, which runs every
+    checker on it) has its lab files as .clang-format has them, and passes the docs'
+    transcripts and the failslab walks of the registrations."""
     tree, _ = base
     results = []
     walked = orders() if ALL else bounded_orders()
@@ -81,21 +90,23 @@ def test_solutions_compose_in_any_order(base, workdir):
     for order, r in zip(walked, results):
         assert r == results[0], "the order %s gives other files than %s (KOBOLD_LABS_SEED=%d)" % (
             list(order), list(walked[0]), SEED)
+    all_tree, kernel = solved
+    assert results[0] == {rel: open(os.path.join(all_tree, rel)).read() for rel in results[0]}, \
+        "the shared solved tree is not the solutions applied in order"
 
-    solved = os.path.join(workdir, "all")
-    shutil.copytree(tree, solved, symlinks=True)
-    for lab in LABS:
-        assert labtree.apply(solved, patch(lab))[0]
-    kernel = build(solved)
     sources = [f for f in labtree.lab_files() if f.endswith((".c", ".h"))]
-    r = labtree.sh(["make", "-s", "format-check", "FILES=" + " ".join(sources)], solved)
+    r = labtree.sh(["make", "-s", "format-check", "FILES=" + " ".join(sources)], all_tree)
     assert r.returncode == 0, "the solutions are not as .clang-format has them:\n" + r.stdout
-    for lab in LABS:
-        r = checker(solved, lab, kernel)
-        assert r.returncode == 0, "with every lab solved, lab %d's checker fails:\n%s" % (lab, r.stdout)
     blocks = [b for path in doccheck.doc_files() for b in doccheck.parse_file(path)
               if not (b.skipped() or b.for_solution() or b.for_start())]
-    failures = doccheck.check_blocks(blocks, kernel=kernel)
+    chains = []  # a block and the blocks that continue its boot
+    for b in blocks:
+        if b.continues() and chains and chains[-1][-1].path == b.path:
+            chains[-1].append(b)
+        else:
+            chains.append([b])
+    chosen = [b for chain in chains if any(student_docs(b) for b in chain) for b in chain]
+    failures = doccheck.check_blocks(chosen, kernel=kernel)
     assert not failures, "with every lab solved:\n" + "\n\n".join(failures)
     # The other suites a solution can touch: the failslab walks of the registrations
     # (a lab's interface adds an allocation to every disk's). make test walks the two
@@ -164,7 +175,7 @@ def test_checker_shows_the_oops_not_the_boot_banner(base, workdir):
     with open(os.path.join(broken, "drivers/block/blkinfo.c"), "w") as f:
         f.write(NULL_SHOW)
     kernel = build(broken)
-    r = checker(broken, 3, kernel)
+    r = checker(broken, 3, kernel, stop_at_fail=True)  # the first failure is the one shown
     assert r.returncode == 1, r.stdout
     failed = r.stdout.split("FAIL", 1)[1]
     first = failed.split("\n  PASS")[0].split("\n  FAIL")[0]

@@ -7,10 +7,12 @@
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <kobold/errno.h>
+#include <kobold/i8042.h>
 #include <kobold/platform_device.h>
 #include <kobold/printk.h>
 #include <kobold/serio.h>
 #include <kobold/slab.h>
+#include <kobold/spinlock.h>
 #include <kobold/string.h>
 
 #define I8042_DATA_REG 0x60
@@ -28,6 +30,48 @@ struct i8042 {
 	int irq;
 };
 
+/* The filter (include/kobold/i8042.h), called under the lock: removing it waits for a call. */
+static DEFINE_SPINLOCK(i8042_filter_lock);
+static i8042_filter_t i8042_filter;
+
+int i8042_install_filter(i8042_filter_t filter)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&i8042_filter_lock, flags);
+	if (i8042_filter)
+		err = -EBUSY;
+	else
+		i8042_filter = filter;
+	spin_unlock_irqrestore(&i8042_filter_lock, flags);
+	return err;
+}
+
+int i8042_remove_filter(i8042_filter_t filter)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&i8042_filter_lock, flags);
+	if (i8042_filter != filter)
+		err = -EINVAL;
+	else
+		i8042_filter = NULL;
+	spin_unlock_irqrestore(&i8042_filter_lock, flags);
+	return err;
+}
+
+static bool i8042_filtered(u8 data, u8 str, struct serio *port)
+{
+	bool drop;
+
+	spin_lock(&i8042_filter_lock);
+	drop = i8042_filter && i8042_filter(data, str, port);
+	spin_unlock(&i8042_filter_lock);
+	return drop;
+}
+
 static enum irqreturn i8042_interrupt(int irq, void *dev_id)
 {
 	struct i8042 *i8042 = dev_id;
@@ -38,6 +82,8 @@ static enum irqreturn i8042_interrupt(int irq, void *dev_id)
 	data = inb(I8042_DATA_REG);
 	if (str & I8042_STR_AUXDATA)
 		return IRQ_HANDLED; /* no AUX port: a mouse byte is dropped */
+	if (i8042_filtered(data, str, i8042->kbd_port))
+		return IRQ_HANDLED;
 	return serio_interrupt(i8042->kbd_port, data, 0);
 }
 
