@@ -16,6 +16,7 @@
 #include <kobold/fs.h>
 #include <kobold/init.h>
 #include <kobold/initramfs.h>
+#include <kobold/kmod.h>
 #include <kobold/input.h>
 #include <kobold/miscdevice.h>
 #include <kobold/ktest.h>
@@ -167,6 +168,8 @@ void kmain(u32 magic, u32 mbi_phys)
 	kmod_init();		/* the aliases: from now on, new devices load their modules */
 	lkdtm_run();		/* a deliberate crash, when asked for */
 	udevd_flush_work();	/* udevd handles the boot's events, as udevadm settle at boot */
+	usermodehelper_init();	/* khelper: starts programs from the kernel (needs a root fs) */
+	uevent_helper_init();	/* /sbin/hotplug for each event from now on */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	if (init_requested())
 		run_init_process(); /* init=: PID 1 becomes that program */

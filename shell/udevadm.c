@@ -607,9 +607,13 @@ static int cmd_udevadm_settle(int argc, char **argv)
 
 static int cmd_udevadm_control(int argc, char **argv)
 {
+	if (argc == 3 && (strcmp(argv[2], "--exit") == 0 || strcmp(argv[2], "-e") == 0)) {
+		udevd_exit(); /* as systemd's: the daemon stops; events go on to the helper and netlink */
+		return 0;
+	}
 	if (argc != 3 || (strcmp(argv[2], "--reload") != 0 && strcmp(argv[2], "-R") != 0 &&
 			  strcmp(argv[2], "--reload-rules") != 0)) {
-		sh_err("usage: udevadm control --reload\n");
+		sh_err("usage: udevadm control --reload|--exit\n");
 		return 1;
 	}
 	udevd_reload();

@@ -33,6 +33,7 @@ static const struct proc_entry proc_entries[] = {
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
 	{ "stat", proc_show_stat },
+	{ "sys", NULL }, /* a directory: /proc/sys (fs/proc/proc_sysctl.c) */
 	{ "uptime", proc_show_uptime },
 	{ "version", proc_show_version },
 };
@@ -80,7 +81,8 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(proc_entries); i++) {
 		if (strcmp(proc_entries[i].name, name) == 0) {
-			*out = proc_new_inode(dir->i_sb, &proc_entries[i]);
+			*out = proc_entries[i].show ? proc_new_inode(dir->i_sb, &proc_entries[i])
+						    : proc_sys_new_inode(dir->i_sb, NULL);
 			return *out ? 0 : -ENOMEM;
 		}
 	}
@@ -97,7 +99,7 @@ static int proc_readdir(struct file *file, const char *after, struct vfs_dirent 
 			if (have_pid && strcmp(pid.name, proc_entries[i].name) < 0)
 				break;
 			strscpy(out->name, proc_entries[i].name, sizeof(out->name));
-			out->type = S_IFREG;
+			out->type = proc_entries[i].show ? S_IFREG : S_IFDIR;
 			return 1;
 		}
 	}
@@ -148,11 +150,15 @@ static void proc_evict_inode(struct inode *inode)
 {
 	if (proc_pid_inode(inode))
 		proc_pid_evict(inode);
+	else if (proc_sys_inode(inode))
+		proc_sys_evict(inode);
 	kfree(inode);
 }
 
 static struct inode *proc_get_parent(struct inode *inode)
 {
+	if (proc_sys_inode(inode))
+		return proc_sys_parent(inode);
 	return proc_entry_of(inode) ? igrab(inode->i_sb->s_root) : NULL;
 }
 

@@ -32,5 +32,12 @@ int proc_pid_lookup(struct inode *dir, const char *name, struct inode **out);
 int proc_pid_readdir(const char *after, struct vfs_dirent *out);
 bool proc_pid_inode(struct inode *inode);
 void proc_pid_evict(struct inode *inode);
+/* fs/proc/proc_sysctl.c: /proc/sys (t NULL) and the ctl_table entries below it. */
+struct ctl_table;
+struct super_block;
+struct inode *proc_sys_new_inode(struct super_block *sb, struct ctl_table *t);
+struct inode *proc_sys_parent(struct inode *inode);
+bool proc_sys_inode(struct inode *inode);
+void proc_sys_evict(struct inode *inode);
 
 #endif
