@@ -282,3 +282,6 @@ int cpu_down(unsigned int cpu) { return -EINVAL; }
 /* No kernel symbol table on the host: addresses print as numbers. */
 bool ksym_lookup(u32 addr, const char **name, u32 *offset, u32 *size) { return false; }
 volatile unsigned long jiffies; /* no tick on the host: tests move time themselves */
+
+/* kernel/uevent_helper.c's setting, which kernel/sysctl.c's table points at. */
+char uevent_helper[256] = "/sbin/hotplug";
