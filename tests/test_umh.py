@@ -348,6 +348,7 @@ def lab13(tmp_path, script):
     path = tmp_path / "hotplug"
     path.write_text(script)
     env = dict(os.environ, LAB13_HOTPLUG=str(path), LABCHECK_STOP_AT_FAIL="1", NO_COLOR="1",
+               LAB13_WAIT="8",  # the state a wrong script never reaches: no need to wait long
                LABCHECK_HIDDEN=str(tmp_path), KOBOLD_KERNEL=kobold.KERNEL)
     p = subprocess.run([sys.executable, os.path.join(ROOT, "labs", "lab13", "check.py")], cwd=ROOT,
                        env=env, capture_output=True, text=True, timeout=600)

@@ -11,12 +11,13 @@ def six_disks(s):
     start, nodes, wait, state = check.start, check.nodes, check.wait, check.sbd_state
     start(s)
     s.run("rmmod sbd")
+    check.settle(s)
     s.run("modprobe sbd nr=6")
     want = state(s, 6)
-    wait(s, "nodes", lambda: nodes(s, list(want)) == want, timeout=30)
+    wait(s, "nodes", lambda: nodes(s, list(want)) == want)
     expect_eq(nodes(s, list(want)), want, "the nodes and links after modprobe sbd nr=6")
     s.run("rmmod sbd")
-    wait(s, "none", lambda: not any(nodes(s, list(want)).values()), timeout=30)
+    wait(s, "none", lambda: not any(nodes(s, list(want)).values()))
     expect_eq([p for p, v in nodes(s, list(want)).items() if v], [], "left after rmmod sbd")
     s.run("modprobe sbd")
 

@@ -19,6 +19,7 @@ ADDS = []
 
 TREE = os.getcwd()  # the tree being checked (the checker may be another tree's)
 SCRIPT = os.environ.get("LAB13_HOTPLUG") or os.path.join(TREE, FILES[0])
+WAIT = float(os.environ.get("LAB13_WAIT", "30"))  # seconds for a state to be reached
 _tmp = tempfile.mkdtemp(prefix="lab13-")
 atexit.register(shutil.rmtree, _tmp, True)
 # /dev as user space owns it: a tmpfs with the console's nodes, udev off.
@@ -75,14 +76,20 @@ def node(s, path):
     return nodes(s, [path])[path]
 
 
-def wait(s, what, cond, timeout=10):
+def wait(s, what, cond, timeout=None):
     """Polls until cond() (the helpers run beside the shell); its last value."""
-    end = time.time() + timeout
+    end = time.time() + (timeout or WAIT)
     while True:
         got = cond()
         if got or time.time() > end:
             return got
         time.sleep(0.2)
+
+
+def settle(s):
+    """Waits for the helpers running to end: a remove's helper still running would race the
+    next add's for the same name (docs/labs/lab13-hotplug-script.md, question 1)."""
+    wait(s, "helpers", lambda: "hotplug" not in s.text("ps"))
 
 
 def sbd_state(s, nr):
@@ -110,6 +117,7 @@ def sbd_nodes(s):
     """modprobe sbd nr=3: /dev/sbd0..2 block nodes 254:0..2 and by-version links to them"""
     start(s)
     s.run("rmmod sbd")
+    settle(s)
     s.run("modprobe sbd nr=3")
     want = sbd_state(s, 3)
     wait(s, "nodes", lambda: state_is(s, want))
