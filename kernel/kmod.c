@@ -231,13 +231,14 @@ static int umh_exec(void *data)
 /* In khelper: a process, our child, reaped as it exits unless the caller waits for it. */
 static int umh_start(struct subprocess_info *sub)
 {
+	const char *name = strrchr(sub->path, '/'); /* `ps`'s name until the exec */
 	struct task_struct *p;
 	struct kstat st;
 
 	if (vfs_stat(NULL, sub->path, LOOKUP_FOLLOW, &st))
 		return -ENOENT; /* the usual case, no helper installed: no process at all */
 	lock_kernel();
-	p = user_process_create(umh_exec, sub, strrchr(sub->path, '/') ? strrchr(sub->path, '/') + 1 : sub->path);
+	p = user_process_create(umh_exec, sub, name ? name + 1 : sub->path);
 	if (IS_ERR(p)) {
 		unlock_kernel();
 		return (int)PTR_ERR(p);
