@@ -36,6 +36,7 @@ exec /sbin/hotplug "$@"
 """
 FAIL = """#!/bin/sh
 echo "$SEQNUM" >> /tmp/failed
+echo "hp-fail: exit 3 for $SEQNUM"
 exit 3
 """
 # The block class's helpers sleep: they finish after the sbd class's, sent later.
@@ -223,6 +224,7 @@ def test_a_failing_helper_costs_no_log_line(k):
     ran = wait_for(k, "cat /tmp/failed", lambda o: len(o.split()) == last - first + 1)
     assert sorted(ran.split(), key=int) == [str(n) for n in range(first, last + 1)]
     assert "call_usermodehelper" not in out + k.run("dmesg")
+    assert "hp-fail: exit 3 for %d" % last in k.transcript()  # its stdout: the console
     assert zombies(k) == []
 
 
@@ -324,9 +326,15 @@ def test_storm_of_cycles_every_event_seen_nothing_left(k2):
     last = seqnum(k)
     assert last - first + 1 == 4 * CYCLES
     want = list(range(first, last + 1))
-    seen = wait_for(k, "sh -c 'cat /tmp/hp/*'", lambda out: len(out.splitlines()) >= len(want),
-                    timeout=120)
-    assert sorted(int(l.split()[0].split("=")[1]) for l in seen.splitlines()) == want, seen
+
+    def seqnums(out):
+        return sorted(int(n) for n in re.findall(r"SEQNUM=(\d+) ", out))
+
+    # the shell's read and echo: no exec, whose arguments 400 names would overflow
+    every = "sh -c 'for f in /tmp/hp/*; do read l < $f; echo \"$l \"; done'"
+    wait_for(k, "ls /tmp/hp", lambda out: len(out.split()) >= len(want), timeout=60 + 3 * CYCLES)
+    seen = wait_for(k, every, lambda out: seqnums(out) == want, timeout=30)
+    assert seqnums(seen) == want, seen
     helpers_gone(k, "hp-count")
     assert zombies(k) == []
     k.run("sh -c 'rm -rf /tmp/hp; mkdir /tmp/hp'")
