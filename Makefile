@@ -54,7 +54,7 @@ KERNEL_SRCS := $(sort $(wildcard kernel/*.c mm/*.c kernel/power/*.c shell/*.c ud
 	lib/string.c lib/vsprintf.c \
 	$(sort $(wildcard drivers/tty/*.c drivers/video/*.c drivers/input/*.c drivers/input/serio/*.c drivers/rtc/*.c drivers/char/*.c drivers/char/hw_random/*.c \
 		drivers/acpi/*.c drivers/misc/*.c drivers/pci/*.c drivers/virtio/*.c \
-		drivers/block/*.c block/*.c fs/proc/*.c)) $(FS_KERNEL_ONLY) \
+		drivers/block/*.c block/*.c fs/proc/*.c net/*.c net/netlink/*.c)) $(FS_KERNEL_ONLY) \
 	$(UNIT_TEST_SRCS)
 KERNEL_SRCS := $(filter-out $(PORTABLE_SRCS),$(KERNEL_SRCS)) $(PORTABLE_SRCS)
 ASM_SRCS := boot/boot.S kernel/entry.S kernel/switch_to.S kernel/trampoline.S kernel/uaccess.S
@@ -262,7 +262,9 @@ TEST_DEBUG_KERNEL := $(if $(filter 1,$(DEBUG)),$(KERNEL),debug-kernel)
 # The device-model, hotplug and block scenarios run a second time on two CPUs
 # (KOBOLD_SMP=2: every boot gets -smp 2), unless TEST_ARGS chooses tests.
 SMP_TESTS := tests/test_sysfs.py tests/test_hotplug.py tests/test_block.py
-test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL)
+# The user programs and the root file system are built before the tests, which
+# then find them up to date (two test files running make at once could race).
+test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL) rootfs user
 	$(Q)rm -f $(BUILD)/test-report.xml $(BUILD)/test-report-smp2.xml
 	$(Q)status=0; export KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL); \
 	$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
@@ -320,7 +322,7 @@ help:
 	@echo "make doctor     check every tool the targets use, and say how to install what is missing"
 	@echo "make compile_commands.json   the compilation database for clangd and editors"
 	@echo "make format-check            the C files against .clang-format (make format FILES=... fixes)"
-	@echo "make bench, fuzz, soak, stress-smp, umh-soak, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
+	@echo "make bench, fuzz, soak, stress-smp, netlink-storm, umh-soak, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
 	@echo "make clean      remove $(BUILD)"
 	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix- GDB_PORT=N"
 

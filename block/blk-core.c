@@ -69,8 +69,12 @@ static void account_done(struct request *rq)
 		st->flushes++;
 		return;
 	}
-	st->ios[dir]++;
 	st->sectors[dir] += rq->nr_sectors;
+	if (rq->merged) {
+		st->merges[dir]++; /* its time is the request's it rode in */
+		return;
+	}
+	st->ios[dir]++;
 	st->ticks[dir] += (unsigned long)((now - rq->start_ns) / NS_PER_MS);
 }
 
@@ -138,6 +142,7 @@ void blk_submit(struct request *rq)
 
 	rq->done = false;
 	rq->error = 0;
+	rq->merged = false;
 	if (!err)
 		err = get_request_wait(d);
 	if (err) {

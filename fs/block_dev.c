@@ -191,8 +191,8 @@ static ssize_t blkdev_aio_rw(struct kiocb *iocb, enum req_op op, char *buf, size
 		rq->end_io_data = iocb;
 		sector += rq->nr_sectors;
 		buf += rq->nr_sectors * SECTOR_SIZE;
-		rq->more = i + 1 < nr; /* one notification for the pieces */
-		blk_submit(rq);	       /* a refusal ends rq at once, with its error */
+		rq->more = i + 1 < nr || iocb->ki_more; /* one notification for the pieces */
+		blk_submit(rq);				/* a refusal ends rq at once, with its error */
 		if (rq->done && rq->error)
 			break;
 	}
@@ -211,11 +211,19 @@ static ssize_t blkdev_aio_write(struct kiocb *iocb, const char *buf, size_t n, l
 	return blkdev_aio_rw(iocb, REQ_OP_WRITE, (char *)buf, n, pos);
 }
 
+static void blkdev_aio_commit(struct file *file)
+{
+	struct block_device *bdev = file->private_data;
+
+	blk_commit(bdev->bd_disk);
+}
+
 const struct file_operations def_blk_fops = {
 	.open = blkdev_open,
 	.read = blkdev_read,
 	.write = blkdev_write,
 	.aio_read = blkdev_aio_read,
 	.aio_write = blkdev_aio_write,
+	.aio_commit = blkdev_aio_commit,
 	.release = blkdev_release,
 };

@@ -460,7 +460,6 @@ int kernel_execve(const char *path, char *const argv[], char *const envp[])
 	struct pt_regs regs;
 	int err;
 
-	move_to_boot_cpu();
 	err = do_execve(path, argv, envp, false, &regs);
 
 	if (err)

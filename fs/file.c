@@ -14,7 +14,7 @@ struct file *get_file(struct file *file)
 	return file;
 }
 
-static void fput(struct file *file)
+void fput(struct file *file)
 {
 	if (file->f_count-- > 0)
 		return;

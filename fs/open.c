@@ -85,6 +85,8 @@ static int check_open(struct inode *inode, unsigned int flags)
 		return -EISDIR;
 	if (!inode->i_fop)
 		return -ENXIO;
+	if ((flags & O_DIRECT) && !S_ISBLK(inode->i_mode))
+		return -EINVAL; /* only block devices bypass a cache (fs/direct-io.c) */
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/fs.h>
+#include <kobold/poll.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -15,10 +16,6 @@
 #include <kobold/wait.h>
 
 #define PIPE_SIZE 4096
-#define POLLIN 0x001
-#define POLLOUT 0x004
-#define POLLERR 0x008
-#define POLLHUP 0x010
 
 struct pipe_inode_info {
 	char buf[PIPE_SIZE];
@@ -43,7 +40,7 @@ static ssize_t pipe_read(struct file *f, char *buf, size_t n, loff_t *pos)
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (wait_event_user(p->wait, p->len || !p->writers))
-			return -EINTR;
+			return -ERESTARTSYS; /* EINTR, or read again after an SA_RESTART handler */
 	}
 	while (done < n && p->len) {
 		buf[done++] = p->buf[p->head];
@@ -67,7 +64,7 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n, loff_t *pos
 				return done ? (ssize_t)done : -EAGAIN;
 			wake_up(&p->wait);
 			if (wait_event_user(p->wait, p->len < PIPE_SIZE || !p->readers))
-				return done ? (ssize_t)done : -EINTR;
+				return done ? (ssize_t)done : -ERESTARTSYS;
 			continue;
 		}
 		p->buf[(p->head + p->len) % PIPE_SIZE] = buf[done++];
@@ -77,11 +74,12 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n, loff_t *pos
 	return (ssize_t)done;
 }
 
-static unsigned int pipe_poll(struct file *f)
+static unsigned int pipe_poll(struct file *f, struct poll_table_struct *wait)
 {
 	struct pipe_inode_info *p = pipe_of(f);
 	unsigned int mask = 0;
 
+	poll_wait(f, &p->wait, wait);
 	if ((f->f_flags & O_ACCMODE) == O_RDONLY) {
 		if (p->len)
 			mask |= POLLIN;

@@ -2,11 +2,13 @@
  * select.c: poll, ppoll and select (Linux's fs/select.c), by asking each
  * file's poll operation for its ready mask (a file without one is always
  * ready, as a regular file is) and, if none is ready, looking again at
- * each tick until the timeout or a signal. Linux sleeps on every file's
- * wait queue instead; the tick keeps this short.
+ * each tick until the timeout or a signal. poll's first look gives each
+ * file a poll_table, whose poll_wait() puts the caller on the file's wait
+ * queues, so that a wake_up() there ends the tick's sleep at once.
  */
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
+#include <kobold/poll.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
@@ -14,12 +16,6 @@
 #include <kobold/time.h>
 #include <kobold/uaccess.h>
 
-#define POLLIN 0x001
-#define POLLPRI 0x002
-#define POLLOUT 0x004
-#define POLLERR 0x008
-#define POLLHUP 0x010
-#define POLLNVAL 0x020
 #define MAX_POLL 1024
 
 struct pollfd {
@@ -27,12 +23,32 @@ struct pollfd {
 	short events, revents;
 };
 
-static unsigned int file_poll(struct file *f)
+static unsigned int file_poll(struct file *f, poll_table *pt)
 {
-	return f->f_op->poll ? f->f_op->poll(f) : POLLIN | POLLOUT;
+	return f->f_op->poll ? f->f_op->poll(f, pt) : POLLIN | POLLOUT;
 }
 
-static int poll_once(struct pollfd *fds, unsigned int n)
+/* poll_wait()'s work: the caller joins head's waiters until poll_freewait (table full: the tick alone). */
+void __pollwait(struct file *file, struct wait_queue_head *head, poll_table *p)
+{
+	struct wait_queue_entry *w;
+
+	if (p->nr == POLL_TABLE_ENTRIES)
+		return;
+	w = &p->entry[p->nr].wait;
+	p->entry[p->nr++].head = head;
+	INIT_LIST_HEAD(&w->entry);
+	prepare_to_wait(head, w);
+}
+
+static void poll_freewait(poll_table *p)
+{
+	for (int i = 0; i < p->nr; i++)
+		finish_wait(p->entry[i].head, &p->entry[i].wait);
+	p->nr = 0;
+}
+
+static int poll_once(struct pollfd *fds, unsigned int n, poll_table *pt)
 {
 	int ready = 0;
 
@@ -44,7 +60,7 @@ static int poll_once(struct pollfd *fds, unsigned int n)
 			fds[i].revents = 0;
 			continue;
 		}
-		m = f ? file_poll(f) & ((unsigned short)fds[i].events | POLLERR | POLLHUP) : POLLNVAL;
+		m = f ? file_poll(f, pt) & ((unsigned short)fds[i].events | POLLERR | POLLHUP) : POLLNVAL;
 		fds[i].revents = (short)m;
 		if (m)
 			ready++;
@@ -72,16 +88,23 @@ static long sleep_tick(long *ticks)
 static long do_poll(struct pollfd __user *ufds, unsigned int n, long ticks)
 {
 	struct pollfd *k;
+	poll_table *pt;
+	bool first = true;
 	long r;
 
 	if (n > MAX_POLL)
 		return -EINVAL;
 	k = kmalloc(n * sizeof(*k) + 1);
-	if (!k)
+	pt = kzalloc(sizeof(*pt));
+	if (!k || !pt) {
+		kfree(k);
+		kfree(pt);
 		return -ENOMEM;
+	}
 	r = copy_from_user(k, ufds, n * sizeof(*k)) ? -EFAULT : 0;
 	while (!r) {
-		r = poll_once(k, n);
+		r = poll_once(k, n, first ? pt : NULL); /* the queues joined once, as Linux */
+		first = false;
 		if (r)
 			break;
 		r = sleep_tick(&ticks);
@@ -90,6 +113,8 @@ static long do_poll(struct pollfd __user *ufds, unsigned int n, long ticks)
 		else
 			break;
 	}
+	poll_freewait(pt);
+	kfree(pt);
 	if (r >= 0 && copy_to_user(ufds, k, n * sizeof(*k)))
 		r = -EFAULT;
 	kfree(k);
@@ -168,7 +193,7 @@ long sys_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
 			f = fget(current->user.files, fd);
 			if (!f)
 				return -EBADF;
-			m = file_poll(f);
+			m = file_poll(f, NULL);
 			if (wi && (m & (POLLIN | POLLHUP | POLLERR))) {
 				rin[fd / 32] |= 1u << (fd % 32);
 				ready++;

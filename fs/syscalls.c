@@ -3,9 +3,12 @@
  * stat.c, readdir.c, namei.c, fcntl.c, ioctl.c entry points): each takes
  * its fd or path from user space, goes through the VFS with the caller's
  * cwd, and copies the result back. Data moves through a kernel buffer, as
- * the VFS's file operations take kernel pointers.
+ * the VFS's file operations take kernel pointers, except for a driver whose
+ * read and write take the user's own (FOP_USER_BUFFERS).
  */
+#include <kobold/direct_io.h>
 #include <kobold/errno.h>
+#include <kobold/genhd.h>
 #include <kobold/fdtable.h>
 #include <kobold/fs.h>
 #include <kobold/sched.h>
@@ -26,6 +29,7 @@
 #define F_GETFL 3
 #define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_DIRECT) /* what F_SETFL changes, as Linux */
 
 static struct files_struct *files(void) { return current->user.files; }
 static const struct path *cwd(void) { return &current->user.fs->pwd; }
@@ -132,8 +136,12 @@ static long file_read(struct file *f, char __user *buf, size_t count)
 	char *k;
 	ssize_t r;
 
+	if (file_is_direct(f))
+		return dio_rw(f, buf, count, false);
 	if (!access_ok(buf, count))
 		return -EFAULT;
+	if (f->f_op->fop_flags & FOP_USER_BUFFERS)
+		return vfs_read_user(f, buf, count);
 	k = kmalloc(n ? n : 1);
 	if (!k)
 		return -ENOMEM;
@@ -150,8 +158,12 @@ static long file_write(struct file *f, const char __user *buf, size_t count)
 	char *k;
 	ssize_t r;
 
+	if (file_is_direct(f))
+		return dio_rw(f, (char __user *)buf, count, true);
 	if (!access_ok(buf, count))
 		return -EFAULT;
+	if (f->f_op->fop_flags & FOP_USER_BUFFERS)
+		return vfs_write_user(f, buf, count);
 	k = kmalloc(n ? n : 1);
 	if (!k)
 		return -ENOMEM;
@@ -243,10 +255,23 @@ long sys_pwrite64(int fd, const char __user *buf, size_t count, u32 lo, u32 hi)
 	return do_pio(fd, (char __user *)buf, count, lo, hi, true);
 }
 
+/* The end SEEK_END counts from: a block device's is its capacity (Linux's block_llseek). */
+static loff_t file_size(struct file *f)
+{
+	if (S_ISBLK(f->f_path.inode->i_mode) && f->private_data)
+		return (loff_t)bdev_nr_sectors(f->private_data) * SECTOR_SIZE;
+	return f->f_path.inode->i_size;
+}
+
 static long do_lseek(struct file *f, loff_t off, int whence, loff_t *res)
 {
 	loff_t pos;
 
+	if (f->f_op->llseek) {
+		pos = f->f_op->llseek(f, off, whence);
+		*res = pos;
+		return pos < 0 ? (long)pos : 0;
+	}
 	if (S_ISFIFO(f->f_path.inode->i_mode) || S_ISCHR(f->f_path.inode->i_mode))
 		return S_ISFIFO(f->f_path.inode->i_mode) ? -ESPIPE : (*res = 0, 0);
 	if (whence == 0)
@@ -254,7 +279,7 @@ static long do_lseek(struct file *f, loff_t off, int whence, loff_t *res)
 	else if (whence == 1)
 		pos = f->f_pos + off;
 	else if (whence == 2)
-		pos = f->f_path.inode->i_size + off;
+		pos = file_size(f) + off;
 	else
 		return -EINVAL;
 	if (pos < 0)
@@ -346,8 +371,9 @@ long sys_fcntl64(int fd, unsigned int cmd, unsigned long arg)
 	case F_GETFL:
 		return (long)(f->f_flags & ~O_CLOEXEC);
 	case F_SETFL:
-		f->f_flags = (f->f_flags & ~(O_APPEND | O_NONBLOCK)) |
-			     ((unsigned int)arg & (O_APPEND | O_NONBLOCK));
+		if ((arg & O_DIRECT) && !S_ISBLK(f->f_path.inode->i_mode))
+			return -EINVAL; /* as open's O_DIRECT check */
+		f->f_flags = (f->f_flags & ~SETFL_MASK) | ((unsigned int)arg & SETFL_MASK);
 		return 0;
 	default:
 		return -EINVAL;

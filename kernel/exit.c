@@ -22,6 +22,8 @@
 
 #define EXIT_ZOMBIE 16
 #define WNOHANG 1
+#define WUNTRACED 2  /* also a stopped child, once */
+#define WCONTINUED 8 /* also a child SIGCONT resumed, once */
 #define SIGCHLD_NR 17
 
 static DECLARE_WAIT_QUEUE_HEAD(child_exit_wait); /* every waiting parent sleeps here */
@@ -47,12 +49,43 @@ static bool autoreap(struct task_struct *parent)
 		      (sh->action[SIGCHLD_NR - 1].flags & SA_NOCLDWAIT));
 }
 
+static bool has_stopped_jobs(int pgrp)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->user.mm && p->user.pgrp == pgrp && p->user.stopped)
+			return true;
+	return false;
+}
+
+/*
+ * 2.6's exit_notify: a child's group that this exit leaves orphaned, with a
+ * stopped process in it, gets SIGHUP and SIGCONT: no shell is left to continue it.
+ */
+static void kill_orphaned_stopped(int pgrp)
+{
+	unsigned long flags = local_irq_save(); /* a task is freed at its last switch */
+	bool stuck = has_stopped_jobs(pgrp) && is_orphaned_pgrp(pgrp);
+
+	local_irq_restore(flags);
+	if (stuck) {
+		kill_pgrp(pgrp, SIGHUP);
+		kill_pgrp(pgrp, SIGCONT);
+	}
+}
+
 static void reparent_children(struct task_struct *dead)
 {
 	struct task_struct *c, *n;
+	int pgrps[8], nr = 0;
 
 	if (!dead->user.children.next)
 		return;
+	list_for_each_entry(c, &dead->user.children, user.sibling)
+		if (c->user.pgrp != dead->user.pgrp && c->user.session == dead->user.session &&
+		    nr < (int)ARRAY_SIZE(pgrps))
+			pgrps[nr++] = c->user.pgrp;
 	if (!init_task.user.children.next)
 		INIT_LIST_HEAD(&init_task.user.children);
 	list_for_each_entry_safe(c, n, &dead->user.children, user.sibling) {
@@ -62,6 +95,8 @@ static void reparent_children(struct task_struct *dead)
 		if (c->user.exit_state == EXIT_ZOMBIE && !init_task.user.mm)
 			release_task(c);
 	}
+	while (nr--)
+		kill_orphaned_stopped(pgrps[nr]);
 }
 
 /* Let go of the memory, files, cwd; the vfork parent and CLONE_CHILD_CLEARTID's futex word. */
@@ -125,8 +160,38 @@ static bool wait_matches(struct task_struct *c, int pid)
 	return true;
 }
 
+void notify_parent_cldstop(struct task_struct *p)
+{
+	struct task_struct *parent = p->user.parent;
+	unsigned long flags;
+
+	if (parent && parent->user.sighand &&
+	    !(parent->user.sighand->action[SIGCHLD_NR - 1].flags & SA_NOCLDSTOP))
+		send_sig(SIGCHLD_NR, parent);
+	flags = local_irq_save();
+	nr_exits++;
+	local_irq_restore(flags);
+	wake_up(&child_exit_wait);
+}
+
+/* A stopped or continued child that wait4's options ask about: its status, once. */
+static bool report_stop(struct task_struct *c, int options, int *status)
+{
+	if ((options & WUNTRACED) && c->user.stopped && c->user.stop_signal) {
+		*status = (c->user.stop_signal << 8) | 0x7f;
+		c->user.stop_signal = 0;
+		return true;
+	}
+	if ((options & WCONTINUED) && c->user.continued) {
+		*status = 0xffff;
+		c->user.continued = false;
+		return true;
+	}
+	return false;
+}
+
 /* One look at the children: a reaped PID, 0 if some still run, -ECHILD if none match. */
-static int reap_one(int pid, int *status)
+static int reap_one(int pid, int *status, int options)
 {
 	struct task_struct *c, *n;
 	bool any = false;
@@ -137,8 +202,11 @@ static int reap_one(int pid, int *status)
 		if (!wait_matches(c, pid))
 			continue;
 		any = true;
-		if (c->user.exit_state != EXIT_ZOMBIE)
+		if (c->user.exit_state != EXIT_ZOMBIE) {
+			if (report_stop(c, options, status))
+				return c->pid;
 			continue;
+		}
 		*status = c->user.exit_status;
 		pid = c->pid;
 		release_task(c);
@@ -154,11 +222,11 @@ static long do_wait(int pid, int *status, int options)
 
 	for (;;) {
 		seen = nr_exits;
-		ret = reap_one(pid, status);
+		ret = reap_one(pid, status, options);
 		if (ret != 0 || (options & WNOHANG))
 			return ret;
 		if (wait_event_user(child_exit_wait, nr_exits != seen))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 }
 

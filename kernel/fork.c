@@ -33,7 +33,6 @@
 #define CLONE_PARENT_SETTID 0x00100000
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_CHILD_SETTID 0x01000000
-#define PID_MAX 32768	  /* /proc/sys/kernel/pid_max's default */
 #define MAX_PROCESSES 512 /* threads-max for Kobold's memory */
 
 int nr_user_processes;
@@ -211,7 +210,6 @@ long do_fork(unsigned long flags, unsigned long newsp, struct pt_regs *regs, u32
 		kfree(start);
 		return -ENOMEM;
 	}
-	bind_to_boot_cpu(p);
 	p->flags = 0;
 	err = copy_process_state(p, flags);
 	if (err) {

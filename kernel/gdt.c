@@ -1,9 +1,12 @@
 /*
- * gdt.c: the Global Descriptor Table: flat kernel and user segments (0-4 GiB),
- * the TLS slots set_thread_area fills, and the boot CPU's Task State
- * Segment, whose esp0 is where a trap from ring 3 finds its kernel stack.
+ * gdt.c: the Global Descriptor Tables: flat kernel and user segments (0-4 GiB),
+ * the TLS slots set_thread_area fills, and the Task State Segment, whose esp0
+ * is where a trap from ring 3 finds its kernel stack. Each CPU has a GDT and
+ * a TSS of its own, as Linux 2.6's per-CPU gdt_page and init_tss: the TLS
+ * slots and esp0 are those of the task running on that CPU.
  */
 #include <asm/desc.h>
+#include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/types.h>
 
@@ -20,22 +23,25 @@ struct tss_struct {
 	u16 trap, io_bitmap_base;
 } __packed;
 
-static struct tss_struct tss = {
-	.ss0 = KERNEL_DS,
-	.io_bitmap_base = sizeof(struct tss_struct), /* none: in/out from ring 3 fault */
-};
+static struct tss_struct init_tss[NR_CPUS];
 
 /* Intel SDM vol. 3, §3.4.5: base 0, limit 0xfffff in 4 KiB units, 32-bit. */
-static u64 gdt[GDT_ENTRIES] __attribute__((aligned(8))) = {
+static const u64 gdt_template[GDT_ENTRIES] = {
 	[1] = 0x00cf9a000000ffffULL,			     /* 0x08: ring 0 code, execute/read */
 	[2] = 0x00cf92000000ffffULL,			     /* 0x10: ring 0 data, read/write */
 	[GDT_ENTRY_DEFAULT_USER_CS] = 0x00cffa000000ffffULL, /* 0x73: ring 3 code */
 	[GDT_ENTRY_DEFAULT_USER_DS] = 0x00cff2000000ffffULL, /* 0x7b: ring 3 data */
 };
 
+static u64 cpu_gdt[NR_CPUS][GDT_ENTRIES] __attribute__((aligned(8)));
+
+/* On each CPU as it comes up: its own copy of the table, loaded. */
 void gdt_init(void)
 {
-	struct gdt_ptr p = { sizeof(gdt) - 1, (u32)gdt };
+	u64 *gdt = cpu_gdt[smp_processor_id()];
+	struct gdt_ptr p = { sizeof(gdt_template) - 1, (u32)gdt };
+
+	memcpy(gdt, gdt_template, sizeof(gdt_template));
 
 	__asm__ volatile("lgdt %0\n\t"
 			 "ljmp %1, $1f\n"
@@ -77,12 +83,18 @@ static void fpu_init(void)
 
 void tss_init(void)
 {
-	gdt[GDT_ENTRY_TSS] = tss_descriptor((u32)&tss, sizeof(tss) - 1);
+	unsigned int cpu = smp_processor_id();
+	struct tss_struct *tss = &init_tss[cpu];
+
+	memset(tss, 0, sizeof(*tss));
+	tss->ss0 = KERNEL_DS;
+	tss->io_bitmap_base = sizeof(*tss); /* none: in/out from ring 3 fault */
+	cpu_gdt[cpu][GDT_ENTRY_TSS] = tss_descriptor((u32)tss, sizeof(*tss) - 1);
 	__asm__ volatile("ltr %w0" : : "r"(TSS_SELECTOR));
 	fpu_init();
 }
 
-void load_esp0(unsigned long esp0) { tss.esp0 = esp0; }
+void load_esp0(unsigned long esp0) { init_tss[smp_processor_id()].esp0 = esp0; }
 
 /*
  * The kernel's own %fs and %gs are zeroed too: an interrupt taken from now
@@ -92,6 +104,8 @@ void load_esp0(unsigned long esp0) { tss.esp0 = esp0; }
  */
 void load_TLS(const u64 tls[GDT_ENTRY_TLS_ENTRIES])
 {
+	u64 *gdt = cpu_gdt[smp_processor_id()];
+
 	for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
 		gdt[GDT_ENTRY_TLS_MIN + i] = tls[i];
 	__asm__ volatile("mov %0, %%fs\n\tmov %0, %%gs" : : "r"(0));

@@ -15,6 +15,7 @@
 #include <kobold/acpi.h>
 #include <kobold/param.h>
 #include <kobold/printk.h>
+#include <kobold/smp.h>
 #include <kobold/string.h>
 #include <kobold/sysdev.h>
 
@@ -39,7 +40,7 @@ static u32 ioapic_phys;
 static unsigned int nr_pins;
 static u8 irq_pin[NR_IRQS_LEGACY];    /* the pin of each ISA IRQ */
 static u16 irq_flags[NR_IRQS_LEGACY]; /* the override's MPS INTI flags, 0 if none */
-static u32 saved_redtbl[MAX_PINS];
+static u32 saved_redtbl[MAX_PINS], saved_dest[MAX_PINS];
 
 static u32 io_apic_read(unsigned int reg)
 {
@@ -84,6 +85,12 @@ static void end_ioapic_irq(unsigned int irq)
 
 static int set_ioapic_type(unsigned int irq, unsigned int type);
 
+/* Physical destination mode: bits 63:56 of the entry name one APIC (82093AA §3.2.4). */
+static void set_ioapic_affinity(unsigned int irq, unsigned int cpu)
+{
+	io_apic_write(IO_APIC_REDTBL(irq_pin[irq]) + 1, cpu_to_apicid(cpu) << 24);
+}
+
 static struct hw_interrupt_type ioapic_edge_type = {
 	.typename = "IO-APIC-edge",
 	.enable = enable_ioapic_irq,
@@ -91,6 +98,7 @@ static struct hw_interrupt_type ioapic_edge_type = {
 	.ack = ack_ioapic_irq,
 	.end = end_ioapic_irq,
 	.set_type = set_ioapic_type,
+	.set_affinity = set_ioapic_affinity,
 };
 
 static struct hw_interrupt_type ioapic_level_type = {
@@ -100,19 +108,21 @@ static struct hw_interrupt_type ioapic_level_type = {
 	.ack = ack_ioapic_irq,
 	.end = end_ioapic_irq,
 	.set_type = set_ioapic_type,
+	.set_affinity = set_ioapic_affinity,
 };
 
-/* Masked, to this CPU's APIC, fixed delivery, vector 32 + irq. */
+/* Masked, to the CPU of its affinity (the boot CPU's APIC at first), fixed delivery, vector 32 + irq. */
 static void setup_pin(unsigned int irq, bool level, bool active_low)
 {
 	unsigned int reg = IO_APIC_REDTBL(irq_pin[irq]);
 	u32 lo = irq_to_vector((int)irq) | IO_APIC_MASKED;
+	unsigned int cpu = (unsigned int)__builtin_ctzl(irq_affinity(irq));
 
 	if (level)
 		lo |= IO_APIC_TRIGGER_LEVEL;
 	if (active_low)
 		lo |= IO_APIC_POLARITY_LOW;
-	io_apic_write(reg + 1, apic_id() << 24);
+	io_apic_write(reg + 1, (cpu_online(cpu) ? cpu_to_apicid(cpu) : apic_id()) << 24);
 	io_apic_write(reg, lo);
 	set_irq_chip(irq, level ? &ioapic_level_type : &ioapic_edge_type);
 }
@@ -206,15 +216,17 @@ bool setup_IO_APIC(void)
 
 static int ioapic_suspend(struct sys_device *dev, pm_message_t state)
 {
-	for (unsigned int pin = 0; pin < nr_pins; pin++)
+	for (unsigned int pin = 0; pin < nr_pins; pin++) {
 		saved_redtbl[pin] = io_apic_read(IO_APIC_REDTBL(pin));
+		saved_dest[pin] = io_apic_read(IO_APIC_REDTBL(pin) + 1);
+	}
 	return 0;
 }
 
 static int ioapic_resume(struct sys_device *dev)
 {
 	for (unsigned int pin = 0; pin < nr_pins; pin++) {
-		io_apic_write(IO_APIC_REDTBL(pin) + 1, apic_id() << 24);
+		io_apic_write(IO_APIC_REDTBL(pin) + 1, saved_dest[pin]);
 		io_apic_write(IO_APIC_REDTBL(pin), saved_redtbl[pin]);
 	}
 	return 0;

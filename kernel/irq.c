@@ -27,10 +27,13 @@ struct irq_desc {
 	struct hw_interrupt_type *chip;
 	struct irq_action *action;
 	unsigned long count[NR_CPUS]; /* per CPU, as 2.6's kstat_cpu(cpu).irqs[irq] */
+	unsigned long affinity;	      /* /proc/irq/N/smp_affinity; 0 read as CPU 0's */
 };
 
 static struct irq_desc irq_desc[NR_IRQS];
 static unsigned long irq_err_count;
+static unsigned long nmi_count[NR_CPUS];       /* NMI: 2.6's nmi_count(cpu) */
+static unsigned long apic_timer_irqs[NR_CPUS]; /* LOC: 2.6's irq_stat[cpu].apic_timer_irqs */
 
 static enum irqreturn no_action(int irq, void *dev)
 {
@@ -89,7 +92,7 @@ int create_irq(void)
 
 	for (int i = NR_IRQS_LEGACY; i < NR_IRQS && apic_present(); i++) {
 		if (!irq_desc[i].chip) {
-			irq_desc[i] = (struct irq_desc){ .chip = &msix_irq_type };
+			irq_desc[i] = (struct irq_desc){ .chip = &msix_irq_type, .affinity = 1ul << 0 };
 			irq = i;
 			break;
 		}
@@ -148,9 +151,90 @@ void free_irq(int irq, void *dev)
 	local_irq_restore(flags);
 }
 
+bool irq_has_chip(unsigned int irq) { return irq < NR_IRQS && irq_desc[irq].chip; }
+
+unsigned long irq_affinity(unsigned int irq)
+{
+	if (irq >= NR_IRQS)
+		return 0;
+	return irq_desc[irq].affinity ?: 1; /* every line starts on the boot CPU */
+}
+
+static int first_online(unsigned long mask, unsigned int except)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) if (cpu != except && (mask & (1ul << cpu))) return (int)cpu;
+	return -1;
+}
+
+void irq_affinity_set_by_driver(unsigned int irq, unsigned int cpu)
+{
+	if (irq < NR_IRQS && cpu < NR_CPUS)
+		irq_desc[irq].affinity = 1ul << cpu;
+}
+
+/* As 2.6.18's irq_affinity_write_proc: a mask with no online CPU is refused. */
+int irq_set_affinity(unsigned int irq, unsigned long mask)
+{
+	struct irq_desc *desc = irq < NR_IRQS ? &irq_desc[irq] : NULL;
+	unsigned long flags;
+	int cpu, err = 0;
+
+	if (!desc || !desc->chip)
+		return -EINVAL;
+	if (!desc->chip->set_affinity)
+		return -EIO;
+	flags = local_irq_save();
+	cpu = first_online(mask, NR_CPUS);
+	if (cpu < 0) {
+		err = -EINVAL;
+	} else {
+		desc->affinity = mask;
+		desc->chip->set_affinity(irq, (unsigned int)cpu);
+	}
+	local_irq_restore(flags);
+	return err;
+}
+
+void fixup_irqs(unsigned int dead_cpu)
+{
+	unsigned long flags = local_irq_save();
+
+	for (unsigned int irq = 0; irq < NR_IRQS; irq++) {
+		struct irq_desc *desc = &irq_desc[irq];
+		int cpu = first_online(irq_affinity(irq), dead_cpu);
+
+		if (!desc->chip || !desc->chip->set_affinity || !desc->affinity)
+			continue;
+		if (cpu < 0) {
+			pr_info("Breaking affinity for irq %u\n", irq);
+			desc->affinity = 0; /* back to the boot CPU, which never goes */
+			cpu = 0;
+		}
+		desc->chip->set_affinity(irq, (unsigned int)cpu);
+	}
+	local_irq_restore(flags);
+}
+
 void irq_count_spurious(void)
 {
 	irq_err_count++;
+}
+
+void irq_count_nmi(void) { nmi_count[smp_processor_id()]++; }
+
+void irq_count_local_timer(void) { apic_timer_irqs[smp_processor_id()]++; }
+
+/* A row of per-CPU counts that is no line's, as 2.6 i386 ends the table with. */
+static size_t show_cpu_row(char *buf, size_t size, const char *name, const unsigned long *count)
+{
+	size_t n = scnprintf(buf, size, "%s: ", name);
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - n, "%10lu ", count[cpu]);
+	return n + scnprintf(buf + n, size - n, "\n");
 }
 
 static void handle(int irq)
@@ -215,6 +299,9 @@ size_t show_interrupts(char *buf, size_t size)
 	for (int irq = 0; irq < NR_IRQS; irq++)
 		if (irq_desc[irq].action)
 			n += show_irq(buf + n, size - n, irq);
+	n += show_cpu_row(buf + n, size - n, "NMI", nmi_count);
+	if (apic_present())
+		n += show_cpu_row(buf + n, size - n, "LOC", apic_timer_irqs);
 	n += scnprintf(buf + n, size - n, "ERR: %10lu\n", irq_err_count);
 	local_irq_restore(flags);
 	return n;

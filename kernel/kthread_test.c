@@ -3,8 +3,10 @@
  * completions and wait queues pass the CPU between them, timers and msleep
  * keep time, a mutex and a semaphore make contenders wait their turn, and
  * the tick preempts a thread that never sleeps (CONFIG_PREEMPT); a bound
- * thread runs on its CPU, busy threads run on every CPU at once, and a CPU
- * taken down gives its threads to the others.
+ * thread runs on its CPU, busy threads run on every CPU at once, a CPU
+ * taken down gives its threads to the others, set_cpus_allowed moves a
+ * running thread (through [migration/N]) and the tick's load balancing
+ * pulls threads to a busy CPU, leaving the bound ones where they are.
  */
 #include <asm/io.h>
 #include <kobold/clock.h>
@@ -19,6 +21,7 @@
 #include <kobold/string.h>
 #include <kobold/time.h>
 #include <kobold/timer.h>
+#include <kobold/wait.h>
 #include <kobold/workqueue.h>
 
 static int count_until_stopped(void *data)
@@ -60,6 +63,24 @@ static void kthread_stopped_before_it_ran(struct ktest *t)
 	KTEST_EXPECT_EQ(t, k->state, TASK_UNINTERRUPTIBLE); /* created stopped */
 	KTEST_EXPECT_EQ(t, kthread_stop(k), -EINTR);
 	KTEST_EXPECT_EQ(t, ran, 0);
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(never_woken);
+
+static int wait_for_stop(void *data)
+{
+	wait_event(never_woken, kthread_should_stop());
+	return 7;
+}
+
+/* As Linux's: kthread_stop's wake-up ends a wait_event on kthread_should_stop(). */
+static void kthread_stop_ends_wait_event(struct ktest *t)
+{
+	struct task_struct *k = kthread_run(wait_for_stop, NULL, "ktest-wait");
+
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	msleep(5);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 7);
 }
 
 struct pingpong {
@@ -379,9 +400,105 @@ static void kthread_cpu_down_moves_its_threads(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
 }
 
+/* Spins without sleeping (the tick preempts it), noting each CPU it runs on. */
+static int spin_noting_cpus(void *data)
+{
+	volatile unsigned long *seen = data;
+
+	while (!kthread_should_stop())
+		*seen |= 1UL << smp_processor_id();
+	return 0;
+}
+
+static struct task_struct *spinner(volatile unsigned long *seen, unsigned int cpu)
+{
+	struct task_struct *k =
+		kthread_create_on_cpu(spin_noting_cpus, (void *)seen, cpu, "ktest-spin/%u");
+
+	if (!IS_ERR(k))
+		wake_up_process(k);
+	return k;
+}
+
+/* Until *seen names a CPU (the thread has run), at most a second. */
+static void wait_seen(volatile unsigned long *seen)
+{
+	for (int i = 0; i < 1000 && !*seen; i++)
+		msleep(1);
+}
+
+/* set_cpus_allowed: a thread running on CPU 1 moves to CPU 0 through migration/1, the caller itself too. */
+static void kthread_set_cpus_allowed_moves_running_threads(struct ktest *t)
+{
+	volatile unsigned long seen = 0;
+	unsigned long mine = current->cpus_allowed;
+	struct task_struct *k;
+
+	if (num_online_cpus() < 2) {
+		KTEST_EXPECT_EQ(t, set_cpus_allowed(current, 1UL << 1), -EINVAL); /* CPU 1 is not online */
+		KTEST_EXPECT_EQ(t, current->cpus_allowed, mine);
+		return;
+	}
+	KTEST_ASSERT_EQ(t, set_cpus_allowed(current, 1UL << 0), 0);
+	KTEST_EXPECT_EQ(t, smp_processor_id(), 0);
+	k = spinner(&seen, 1);
+	KTEST_ASSERT_TRUE(t, !IS_ERR(k));
+	wait_seen(&seen);
+	KTEST_EXPECT_EQ(t, seen, 1UL << 1);
+	KTEST_EXPECT_EQ(t, set_cpus_allowed(k, 0), -EINVAL); /* no CPU: refused, unchanged */
+	KTEST_EXPECT_EQ(t, set_cpus_allowed(k, 1UL << 7), -EINVAL);
+	KTEST_EXPECT_EQ(t, k->cpus_allowed, 1UL << 1);
+	KTEST_EXPECT_EQ(t, set_cpus_allowed(k, 1UL << 0), 0);
+	KTEST_EXPECT_EQ(t, task_cpu(k), 0);
+	seen = 0;
+	msleep(50);
+	KTEST_EXPECT_EQ(t, seen, 1UL << 0);
+	KTEST_EXPECT_EQ(t, set_cpus_allowed(current, 1UL << 1), 0); /* the caller: it goes now */
+	KTEST_EXPECT_EQ(t, smp_processor_id(), 1);
+	KTEST_EXPECT_EQ(t, kthread_stop(k), 0);
+	KTEST_EXPECT_EQ(t, set_cpus_allowed(current, mine), 0);
+}
+
+/*
+ * Load balancing from the tick: CPU 1 busy with one bound spinner, CPU 0
+ * with a bound one and three free ones; CPU 1 never idles, so only the
+ * periodic balance (every 200 ms on a busy CPU) can pull a free one over.
+ * The bound ones never leave their CPU.
+ */
+static void kthread_balancing_pulls_to_a_busy_cpu_and_keeps_bound_threads(struct ktest *t)
+{
+	volatile unsigned long hog = 0, pinned = 0, free[3] = { 0 };
+	struct task_struct *k[5];
+	unsigned long mine = current->cpus_allowed, moved = 0;
+
+	if (num_online_cpus() < 2)
+		return;
+	KTEST_ASSERT_EQ(t, set_cpus_allowed(current, 1UL << 0), 0);
+	k[0] = spinner(&hog, 1);
+	k[1] = spinner(&pinned, 0);
+	for (int i = 0; i < 3; i++)
+		k[2 + i] = spinner(&free[i], 0);
+	for (int i = 0; i < 5; i++)
+		KTEST_ASSERT_TRUE(t, !IS_ERR(k[i]));
+	for (int i = 0; i < 3; i++) {
+		wait_seen(&free[i]); /* running on CPU 0; now let run anywhere */
+		KTEST_EXPECT_EQ(t, set_cpus_allowed(k[2 + i], CPU_MASK_ALL), 0);
+	}
+	msleep(1000);
+	for (int i = 0; i < 3; i++)
+		moved |= free[i];
+	KTEST_EXPECT_TRUE(t, moved & (1UL << 1));
+	KTEST_EXPECT_EQ(t, hog, 1UL << 1);
+	KTEST_EXPECT_EQ(t, pinned, 1UL << 0);
+	for (int i = 0; i < 5; i++)
+		kthread_stop(k[i]);
+	KTEST_EXPECT_EQ(t, set_cpus_allowed(current, mine), 0);
+}
+
 static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_runs_until_stopped),
 	KTEST_CASE(kthread_stopped_before_it_ran),
+	KTEST_CASE(kthread_stop_ends_wait_event),
 	KTEST_CASE(kthread_completions_pass_the_cpu),
 	KTEST_CASE(kthread_timers_and_msleep_keep_time),
 	KTEST_CASE(kthread_mutex_serialises_contenders),
@@ -391,6 +508,8 @@ static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_bound_threads_run_on_their_cpu),
 	KTEST_CASE(kthread_busy_threads_run_on_every_cpu),
 	KTEST_CASE(kthread_cpu_down_moves_its_threads),
+	KTEST_CASE(kthread_set_cpus_allowed_moves_running_threads),
+	KTEST_CASE(kthread_balancing_pulls_to_a_busy_cpu_and_keeps_bound_threads),
 	KTEST_END,
 };
 

@@ -131,6 +131,7 @@ void kmain(u32 magic, u32 mbi_phys)
 	local_irq_enable();
 	init_workqueues(); /* events/N: runs deferred work, beside boot from here on */
 	softlockup_init(); /* watchdog/N: a CPU that never schedules is reported */
+	migration_init();  /* migration/N: moves a running thread off its CPU (set_cpus_allowed) */
 	if (driver_init()) /* sysfs, the device model's roots, the platform bus */
 		panic("the device model could not start");
 	if (vfs_init()) /* "/" in RAM, sysfs at /sys, devtmpfs at /dev */

@@ -2,8 +2,8 @@
  * module.c: the module table. Modules are linked into the kernel, but their
  * init and exit run at modprobe and rmmod time, with parameters, as loadable
  * modules' do. The commands themselves are the shell's (shell/kmod.c).
- * module_mutex guards the table and each module's state, as 2.6.16's
- * (a semaphore, DECLARE_MUTEX, before 2.6.16); like 2.6's
+ * module_mutex guards the table and each module's state, as 2.6.17's
+ * (a semaphore, DECLARE_MUTEX, before 2.6.17); like 2.6's
  * sys_init_module and sys_delete_module it is let go while a module's
  * init or exit runs, so they may load other modules (request_module).
  */

@@ -9,12 +9,13 @@
 #include <asm/traps.h>
 #include <kobold/errno.h>
 #include <kobold/irqflags.h>
-#include <kobold/kthread.h>
+#include <kobold/preempt.h>
 #include <kobold/mm_types.h>
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/signal.h>
 #include <kobold/smp.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
 #include <kobold/uaccess.h>
@@ -28,23 +29,12 @@ void switch_user_state(struct task_struct *prev, struct task_struct *next)
 	if (prev->user.fpu)
 		__asm__ volatile("fxsave (%0)" : : "r"(prev->user.fpu) : "memory");
 	switch_mm(next->user.mm);
-	if (smp_processor_id() == 0) { /* the TSS and the TLS slots are the boot CPU's */
-		load_esp0((unsigned long)(task_pt_regs(next) + 1));
-		if (next->user.mm)
-			load_TLS(next->user.tls_array);
-	}
+	load_esp0((unsigned long)(task_pt_regs(next) + 1)); /* this CPU's TSS and GDT */
+	if (next->user.mm)
+		load_TLS(next->user.tls_array);
 	if (next->user.fpu)
 		__asm__ volatile("fxrstor (%0)" : : "r"(next->user.fpu) : "memory");
 }
-
-void move_to_boot_cpu(void)
-{
-	current->cpus_allowed = 1UL;
-	while (smp_processor_id() != 0) /* the wake-up places it on CPU 0, the one allowed */
-		schedule_timeout_uninterruptible(1);
-}
-
-void bind_to_boot_cpu(struct task_struct *p) { kthread_bind(p, 0); }
 
 /* struct user_desc (asm/ldt.h) */
 struct user_desc {
@@ -142,19 +132,40 @@ static void show_segfault(const struct pt_regs *regs, unsigned long address)
 		       regs->error_code);
 }
 
+/*
+ * An mm that threads share is the big kernel lock's (mm/memory.c): a fault
+ * in one takes it with interrupts back on, as Linux's do_page_fault turns
+ * them on, so that another CPU's TLB flush can be waited for. A system call
+ * holds it already; a fault where interrupts were off (or sleeping is not
+ * allowed) cannot wait.
+ */
+static int fault_in(struct pt_regs *regs, struct mm_struct *mm, unsigned long address)
+{
+	bool sleep = mm->users > 1 && (regs->eflags & X86_EFLAGS_IF) && !in_atomic();
+	int err;
+
+	if (sleep) {
+		local_irq_enable();
+		lock_kernel();
+	}
+	err = handle_mm_fault(mm, address, regs->error_code & PF_WRITE);
+	if (err == -ENOMEM)
+		out_of_memory(); /* and the instruction faults again, or its process is killed */
+	if (sleep) {
+		unlock_kernel();
+		raw_local_irq_disable(); /* as the trap came in: off, the interrupt lock not held */
+	}
+	return err == -ENOMEM ? 0 : err;
+}
+
 bool do_page_fault(struct pt_regs *regs, unsigned long address)
 {
 	struct mm_struct *mm = current->user.mm;
 	unsigned long fixup;
-	int err = mm && address < TASK_SIZE ? handle_mm_fault(mm, address, regs->error_code & PF_WRITE)
-					    : -EFAULT;
+	int err = mm && address < TASK_SIZE ? fault_in(regs, mm, address) : -EFAULT;
 
 	if (err == 0)
 		return true;
-	if (err == -ENOMEM) {
-		out_of_memory(); /* and the instruction faults again, or its process is killed */
-		return true;
-	}
 	if (!user_mode(regs)) {
 		fixup = search_exception_tables(regs->eip);
 		if (!fixup)

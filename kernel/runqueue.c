@@ -1,7 +1,7 @@
 /*
  * runqueue.c: a CPU's queue of runnable threads, round robin; where a waking
- * thread goes among the CPUs' queues, and which one an idle CPU may take;
- * and the list of every task.
+ * thread goes among the CPUs' queues, which one an idle CPU may take, and
+ * which queue a CPU balancing its load pulls from; and the list of every task.
  */
 #include <kobold/sched.h>
 #include <kobold/string.h>
@@ -112,6 +112,34 @@ void migrate_task(struct rq *src, struct rq *dst, struct task_struct *p)
 	if (p->thread_info)
 		p->thread_info->cpu = dst->cpu;
 	enqueue_task(dst, p);
+}
+
+struct rq *find_busiest_queue(struct rq *rqs, unsigned int nr, unsigned int this_cpu,
+			      unsigned int *imbalance)
+{
+	unsigned int load = rqs[this_cpu].nr_running;
+	struct rq *busiest = NULL;
+
+	for (unsigned int cpu = 0; cpu < nr; cpu++)
+		if (cpu != this_cpu && rqs[cpu].active &&
+		    (!busiest || rqs[cpu].nr_running > busiest->nr_running))
+			busiest = &rqs[cpu];
+	if (!busiest || busiest->nr_running < load + 2)
+		return NULL; /* half the difference would be nothing */
+	*imbalance = (busiest->nr_running - load) / 2;
+	return busiest;
+}
+
+unsigned int pull_tasks(struct rq *src, struct rq *dst, unsigned int max)
+{
+	unsigned int moved = 0;
+	struct task_struct *p;
+
+	while (moved < max && (p = steal_candidate(src, dst->cpu))) {
+		migrate_task(src, dst, p);
+		moved++;
+	}
+	return moved;
 }
 
 void task_list_add(struct task_struct *p) { list_add_tail(&p->tasks, &task_list); }

@@ -7,8 +7,9 @@
  * the way out of the interrupt if the thread's preemption count is zero
  * (CONFIG_PREEMPT), else at its preempt_enable(). wake_up_process puts a
  * thread on an idle CPU if there is one, and sends that CPU the reschedule
- * interrupt. Each CPU's idle thread halts it when nothing is runnable. The
- * queues are kept under the interrupt lock (kernel/irq_lock.c).
+ * interrupt; each tick, now and then, a CPU pulls threads from the busiest
+ * queue (load balancing). Each CPU's idle thread halts it when nothing is
+ * runnable. The queues are kept under the interrupt lock (kernel/irq_lock.c).
  */
 #include <asm/io.h>
 #include <kobold/clock.h>
@@ -17,6 +18,7 @@
 #include <kobold/kthread.h>
 #include <kobold/panic.h>
 #include <kobold/mm.h>
+#include <kobold/pid.h>
 #include <kobold/printk.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
@@ -27,7 +29,6 @@
 #include <kobold/timer.h>
 
 struct rq runqueues[NR_CPUS];
-static int next_pid = 2;
 static int thread_stack_pages = THREAD_SIZE / PAGE_SIZE;
 static struct task_struct *idle_tasks[NR_CPUS];
 
@@ -38,6 +39,7 @@ void put_task_struct(struct task_struct *p)
 {
 	if (!atomic_dec_and_test(&p->usage))
 		return;
+	free_pid(p->pid); /* not before: a zombie keeps its PID until it is reaped */
 	free_pages(p->stack, (unsigned int)thread_stack_pages);
 	kfree(p);
 }
@@ -172,6 +174,16 @@ static void place_task(struct task_struct *p, int cpu)
 		smp_send_reschedule((unsigned int)cpu);
 }
 
+void move_task_to(struct task_struct *p, unsigned int dest)
+{
+	if (task_queued(p)) {
+		dequeue_task(cpu_rq(p->cpu), p);
+		place_task(p, (int)dest);
+	} else {
+		set_task_cpu(p, dest);
+	}
+}
+
 static int select_cpu(struct task_struct *p)
 {
 	int cpu = select_task_rq(runqueues, NR_CPUS, p, smp_processor_id());
@@ -202,12 +214,37 @@ void kthread_bind(struct task_struct *p, unsigned int cpu)
 	local_irq_restore(flags);
 }
 
+#define IDLE_REBALANCE_TICK (HZ / 1000 ?: 1) /* 2.6.0's intervals: 1 ms idle, 200 ms busy */
+#define BUSY_REBALANCE_TICK (HZ / 5 ?: 1)
+static unsigned long rebalance_ticks[NR_CPUS];
+
+/*
+ * 2.6's rebalance_tick and load_balance: now and then each CPU pulls
+ * threads that may run on it from the busiest queue, half the difference
+ * (kernel/runqueue.c); an idle one looks every tick and runs what it took.
+ */
+static void rebalance_tick(struct rq *rq)
+{
+	bool idle = rq->curr == rq->idle;
+	unsigned long interval = idle ? IDLE_REBALANCE_TICK : BUSY_REBALANCE_TICK;
+	unsigned int imbalance;
+	struct rq *busiest;
+
+	if (!rq->active || ++rebalance_ticks[rq->cpu] % interval)
+		return;
+	busiest = find_busiest_queue(runqueues, NR_CPUS, rq->cpu, &imbalance);
+	if (busiest && pull_tasks(busiest, rq, imbalance) && idle)
+		set_need_resched();
+}
+
 void scheduler_tick(void)
 {
 	struct rq *rq = this_rq();
 
 	if (scheduler_running && task_tick(rq, current))
 		set_need_resched();
+	if (scheduler_running)
+		rebalance_tick(rq);
 	softlockup_tick();
 }
 
@@ -280,7 +317,11 @@ struct task_struct *create_thread(int (*fn)(void *data), void *data, const char 
 	if (!p)
 		return NULL;
 	p->stack = alloc_pages_aligned((unsigned int)thread_stack_pages);
-	if (!p->stack) {
+	p->pid = alloc_pid();
+	if (!p->stack || p->pid < 0) {
+		if (p->stack)
+			free_pages(p->stack, (unsigned int)thread_stack_pages);
+		free_pid(p->pid);
 		kfree(p);
 		return NULL;
 	}
@@ -305,7 +346,6 @@ struct task_struct *create_thread(int (*fn)(void *data), void *data, const char 
 	*--sp = 0;			     /* edi */
 	p->thread.esp = (unsigned long)sp;
 	flags = local_irq_save();
-	p->pid = next_pid++;
 	task_list_add(p);
 	local_irq_restore(flags);
 	return p;
@@ -378,6 +418,8 @@ static struct task_struct *make_idle(unsigned int cpu)
 	if (!idle)
 		return NULL;
 	task_list_del(idle); /* PID 0: ps does not list it, as Linux's does not */
+	free_pid(idle->pid); /* it took none a thread could see */
+	last_pid = idle->pid - 1;
 	idle->pid = 0;
 	idle->state = TASK_RUNNING;
 	idle->cpus_allowed = 1UL << cpu;
@@ -393,7 +435,6 @@ struct task_struct *idle_task_for(unsigned int cpu)
 		idle = make_idle(cpu);
 		if (!idle)
 			return NULL;
-		next_pid--; /* it took no PID a thread could see */
 		idle_tasks[cpu] = idle;
 	}
 	idle->thread_info->preempt_count = 0; /* it may have died in play_dead's interrupt */
@@ -475,7 +516,6 @@ void sched_init(void)
 	idle = idle_task_for(0);
 	if (!idle)
 		panic("sched_init: no memory for the idle thread");
-	next_pid = 2;
 	this_rq()->curr = &init_task;
 	this_rq()->active = true;
 	task_list_add(&init_task);

@@ -2,7 +2,7 @@
  * signal.c: signals of processes (Linux's kernel/signal.c): sending
  * (kill, tgkill, the tty's ^C through kill_pgrp), masks, handlers, and the
  * default actions: terminate, ignore (SIGCHLD, SIGWINCH, SIGURG, SIGCONT),
- * and the stop signals, which Kobold ignores (no job control yet). A
+ * and stop (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) until a SIGCONT. A
  * signal is acted on when its process returns to user mode (do_signal);
  * the handler's frame is built by arch/x86's layout in signal_frame.c.
  */
@@ -63,7 +63,50 @@ static bool sig_ignored(struct task_struct *p, int sig)
 
 	if (p->user.blocked & sigmask(sig))
 		return false;
-	return h == SIG_IGN || (h == SIG_DFL && (sigmask(sig) & (DEFAULT_IGNORE | DEFAULT_STOP)));
+	return h == SIG_IGN || (h == SIG_DFL && (sigmask(sig) & DEFAULT_IGNORE));
+}
+
+bool sig_ignored_or_blocked(int sig)
+{
+	return (current->user.blocked & sigmask(sig)) ||
+	       current->user.sighand->action[sig - 1].handler == SIG_IGN;
+}
+
+bool is_orphaned_pgrp(int pgrp)
+{
+	struct task_struct *p, *q;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		q = p->user.parent;
+		if (!p->user.mm || p->user.pgrp != pgrp || p->user.exit_state)
+			continue;
+		if (q && q->user.mm && q->user.pgrp != pgrp && q->user.session == p->user.session)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * 2.6's handle_stop_signal, when the signal is sent: SIGCONT resumes a stopped
+ * process (caught, ignored or not) and drops its pending stop signals; a stop
+ * signal drops a pending SIGCONT. True if p was stopped and now runs.
+ */
+static bool handle_stop_signal(int sig, struct task_struct *p)
+{
+	if (sigmask(sig) & DEFAULT_STOP) {
+		p->user.pending &= ~sigmask(SIGCONT);
+		return false;
+	}
+	if (sig != SIGCONT)
+		return false;
+	p->user.pending &= ~DEFAULT_STOP;
+	if (!p->user.stopped)
+		return false;
+	p->user.stopped = false;
+	p->user.stop_signal = 0;
+	p->user.continued = true;
+	wake_up_process(p);
+	return true;
 }
 
 bool task_sigpending(struct task_struct *p) { return p->user.pending & ~p->user.blocked; }
@@ -89,12 +132,16 @@ int send_sig(int sig, struct task_struct *p)
 		return -EINVAL;
 	if (!p->user.sighand || p->user.exit_state || p->state == TASK_DEAD)
 		return sig ? 0 : 0;
-	if (sig == 0 || sig_ignored(p, sig))
+	if (sig == 0)
 		return 0;
 	flags = local_irq_save();
-	p->user.pending |= sigmask(sig);
-	if (task_sigpending(p) && p->state == TASK_INTERRUPTIBLE)
-		wake_up_process(p);
+	if (handle_stop_signal(sig, p))
+		notify_parent_cldstop(p);
+	if (!sig_ignored(p, sig)) {
+		p->user.pending |= sigmask(sig);
+		if (task_sigpending(p) && p->state == TASK_INTERRUPTIBLE)
+			wake_up_process(p);
+	}
 	local_irq_restore(flags);
 	return 0;
 }
@@ -237,7 +284,7 @@ static DECLARE_WAIT_QUEUE_HEAD(pause_wait); /* nobody wakes it: only a signal en
 long sys_pause(void)
 {
 	wait_event_user(pause_wait, false);
-	return -EINTR; /* -ERESTARTNOHAND in Linux: the caller sees EINTR */
+	return -ERESTARTNOHAND; /* a handler ran: EINTR; none (a stop, then SIGCONT): sleep again */
 }
 
 long sys_rt_sigsuspend(const u64 __user *mask, size_t sigsetsize)
@@ -252,7 +299,7 @@ long sys_rt_sigsuspend(const u64 __user *mask, size_t sigsetsize)
 	current->user.restore_blocked = true;
 	current->user.blocked = new & ~UNBLOCKABLE;
 	wait_event_user(pause_wait, false);
-	return -EINTR;
+	return -ERESTARTNOHAND;
 }
 
 /* The lowest unblocked pending signal, taken off; 0 if none. */
@@ -270,6 +317,79 @@ static int dequeue_signal(struct task_struct *p)
 	return sig;
 }
 
+/* int 0x80 is two bytes: back over it, with the call's number in eax again. */
+static void restart_call(struct pt_regs *regs)
+{
+	regs->eax = (u32)current->user.orig_eax;
+	regs->eip -= 2;
+}
+
+/* 2.6 i386's handle_signal: a call the handler interrupted fails with EINTR, or runs again. */
+static void restart_for_handler(struct pt_regs *regs, const struct k_sigaction *ka)
+{
+	if (current->user.orig_eax < 0)
+		return;
+	switch ((int)regs->eax) {
+	case -ERESTART_RESTARTBLOCK:
+	case -ERESTARTNOHAND:
+		regs->eax = (u32)-EINTR;
+		break;
+	case -ERESTARTSYS:
+		if (!(ka->flags & SA_RESTART)) {
+			regs->eax = (u32)-EINTR;
+			break;
+		}
+		restart_call(regs);
+		break;
+	case -ERESTARTNOINTR:
+		restart_call(regs);
+		break;
+	}
+	current->user.orig_eax = -1;
+}
+
+void syscall_restart(struct pt_regs *regs)
+{
+	int ret = (int)regs->eax;
+
+	if (current->user.orig_eax >= 0 &&
+	    (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR || ret == -ERESTARTNOHAND))
+		restart_call(regs);
+	if (current->user.orig_eax >= 0 && ret == -ERESTART_RESTARTBLOCK) {
+		current->user.orig_eax = 0; /* __NR_restart_syscall: the sleep goes on */
+		restart_call(regs);
+	}
+	current->user.orig_eax = -1;
+}
+
+static bool orphaned_pgrp_locked(int pgrp)
+{
+	unsigned long flags = local_irq_save(); /* a task is freed at its last switch */
+	bool orphaned = is_orphaned_pgrp(pgrp);
+
+	local_irq_restore(flags);
+	return orphaned;
+}
+
+/* 2.6's do_signal_stop: asleep until SIGCONT (or SIGKILL); the parent hears of it. */
+static void do_signal_stop(int sig)
+{
+	struct task_struct *me = current;
+	unsigned long flags = local_irq_save();
+
+	me->user.stopped = true;
+	me->user.stop_signal = sig;
+	me->user.continued = false;
+	notify_parent_cldstop(me);
+	while (me->user.stopped && !(me->user.pending & sigmask(SIGKILL))) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	me->user.stopped = false;
+	local_irq_restore(flags);
+}
+
 void do_signal(struct pt_regs *regs)
 {
 	struct task_struct *me = current;
@@ -282,11 +402,18 @@ void do_signal(struct pt_regs *regs)
 		if (ka->handler == SIG_IGN)
 			continue;
 		if (ka->handler == SIG_DFL) {
-			if (sigmask(sig) & (DEFAULT_IGNORE | DEFAULT_STOP))
+			if (sigmask(sig) & DEFAULT_IGNORE)
 				continue;
+			if (sigmask(sig) & DEFAULT_STOP) {
+				/* a group no shell can continue is not stopped by the tty's signals */
+				if (sig == SIGSTOP || !orphaned_pgrp_locked(me->user.pgrp))
+					do_signal_stop(sig);
+				continue;
+			}
 			do_exit_user(sig); /* wait's status: the signal, no core */
 		}
 		me->user.restore_blocked = false;
+		restart_for_handler(regs, ka);
 		if (setup_signal_frame(sig, ka, oldmask, regs)) {
 			force_sig(SIGSEGV, me);
 			continue;

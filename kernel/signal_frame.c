@@ -226,6 +226,7 @@ long sys_sigreturn(void)
 	}
 	set_mask(f.sc.oldmask | ((u64)f.extramask[0] << 32));
 	restore_sigcontext(regs, &f.sc);
+	current->user.orig_eax = -1; /* eax is the interrupted code's: no restart */
 	restore_fpu(f.sc.fpstate);
 	return (long)regs->eax;
 }
@@ -242,6 +243,7 @@ long sys_rt_sigreturn(void)
 	}
 	set_mask(f.uc.uc_sigmask);
 	restore_sigcontext(regs, &f.uc.uc_mcontext);
+	current->user.orig_eax = -1; /* eax is the interrupted code's: no restart */
 	restore_fpu(f.uc.uc_mcontext.fpstate);
 	return (long)regs->eax;
 }

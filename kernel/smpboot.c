@@ -14,6 +14,7 @@
 #include <asm/apic.h>
 #include <asm/desc.h>
 #include <asm/io.h>
+#include <asm/irq.h>
 #include <asm/processor.h>
 #include <kobold/acpi.h>
 #include <kobold/cpu.h>
@@ -101,7 +102,8 @@ static void start_secondary(void)
 	unsigned int cpu = booting_cpu;
 
 	__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(swapper_pg_dir)) : "memory");
-	gdt_init();
+	gdt_init(); /* this CPU's own GDT and TSS: processes run here too */
+	tss_init();
 	idt_load();
 	apic_init_secondary();
 	setup_APIC_timer();
@@ -198,6 +200,8 @@ static int _cpu_down(unsigned int cpu)
 	if (cpu == 0 || cpu >= nr_present || !online[cpu])
 		return -EINVAL;
 	sched_cpu_deactivate(cpu);
+	fixup_irqs(cpu);
+	mdelay(1); /* what it has taken already, it handles before it parks (2.6's fixup_irqs) */
 	err = smp_call_function_single(cpu, play_dead, NULL, false);
 	for (int ms = 0; !err && ms < AP_WAIT_MS && !dead[cpu]; ms++)
 		mdelay(1);

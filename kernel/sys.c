@@ -312,7 +312,12 @@ long sys_time(s32 __user *tloc)
 	return t;
 }
 
-/* Sleeps until the monotonic clock reaches deadline: 0, or -EINTR with the time left. */
+/*
+ * Sleeps until the monotonic clock reaches deadline: 0, or, woken by a signal,
+ * -ERESTART_RESTARTBLOCK with the time left: EINTR if a handler runs, else
+ * restart_syscall sleeps on to the same deadline (a stop and SIGCONT), as 2.6's
+ * hrtimer_nanosleep.
+ */
 static long sleep_until(u64 deadline, u64 *left)
 {
 	u64 now;
@@ -321,7 +326,8 @@ static long sleep_until(u64 deadline, u64 *left)
 	while ((now = ktime_get_ns()) < deadline) {
 		if (user_signal_pending()) {
 			*left = deadline - now;
-			return -EINTR;
+			current->user.restart_deadline = deadline;
+			return -ERESTART_RESTARTBLOCK;
 		}
 		depth = sys_sleep_begin();
 		schedule_timeout_interruptible((long)((deadline - now) / (NSEC_PER_SEC / HZ)) + 1);
@@ -356,7 +362,7 @@ long sys_nanosleep(const struct timespec32 __user *rqtp, struct timespec32 __use
 	if (copy_from_user(&t, rqtp, sizeof(t)))
 		return -EFAULT;
 	err = do_nanosleep(t.tv_sec, t.tv_nsec, 0, CLOCK_MONOTONIC, &left);
-	if (err == -EINTR && rmtp) {
+	if (err == -ERESTART_RESTARTBLOCK && rmtp) {
 		t.tv_sec = (s32)(left / NSEC_PER_SEC);
 		t.tv_nsec = (s32)(left % NSEC_PER_SEC);
 		if (copy_to_user(rmtp, &t, sizeof(t)))
@@ -385,6 +391,13 @@ long sys_clock_nanosleep(int which, int flags, const struct timespec64 __user *r
 	if (copy_from_user(&t, rqtp, 12))
 		return -EFAULT;
 	return do_nanosleep(t.tv_sec, t.tv_nsec, flags, which, &left);
+}
+
+long sys_restart_syscall(void)
+{
+	u64 left;
+
+	return sleep_until(current->user.restart_deadline, &left);
 }
 
 long sys_sched_yield(void)

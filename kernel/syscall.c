@@ -49,6 +49,7 @@ static void do_syscall(struct pt_regs *regs)
 
 	local_irq_enable();
 	lock_kernel();
+	current->user.orig_eax = (int)nr; /* for a restart; sigreturn clears it */
 	if (nr < NR_syscalls && sys_call_table[nr].fn)
 		ret = sys_call_table[nr].fn(regs->ebx, regs->ecx, regs->edx, regs->esi, regs->edi,
 					    regs->ebp);
@@ -75,6 +76,8 @@ static void exit_to_user_mode(struct pt_regs *regs)
 		}
 		break;
 	}
+	if (current->user.mm)
+		syscall_restart(regs); /* no handler ran: an interrupted call starts again */
 }
 
 /* Called by trap_dispatch for int 0x80 and for every trap that came from ring 3. */

@@ -7,7 +7,9 @@
 #include <kobold/syscalls.h>
 
 /* Each takes its own arguments; the dispatcher passes six words. */
+long sys_accept4();
 long sys_access();
+long sys_bind();
 long sys_brk();
 long sys_chdir();
 long sys_chmod();
@@ -20,6 +22,7 @@ long sys_clock_nanosleep();
 long sys_clock_nanosleep32();
 long sys_clone();
 long sys_close();
+long sys_connect();
 long sys_creat();
 long sys_dup();
 long sys_dup2();
@@ -48,6 +51,7 @@ long sys_getegid();
 long sys_geteuid();
 long sys_getgid();
 long sys_getgroups();
+long sys_getpeername();
 long sys_getpgid();
 long sys_getpgrp();
 long sys_getpid();
@@ -57,13 +61,21 @@ long sys_getrandom();
 long sys_getresgid();
 long sys_getresuid();
 long sys_getrlimit();
+long sys_io_cancel();
+long sys_io_destroy();
+long sys_io_getevents();
+long sys_io_setup();
+long sys_io_submit();
 long sys_getrusage();
 long sys_getsid();
+long sys_getsockname();
+long sys_getsockopt();
 long sys_gettid();
 long sys_gettimeofday();
 long sys_getuid();
 long sys_ioctl();
 long sys_kill();
+long sys_listen();
 long sys_llseek();
 long sys_lseek();
 long sys_lstat64();
@@ -96,8 +108,11 @@ long sys_readlink();
 long sys_readlinkat();
 long sys_readv();
 long sys_reboot();
+long sys_recvfrom();
+long sys_recvmsg();
 long sys_rename();
 long sys_renameat();
+long sys_restart_syscall();
 long sys_rmdir();
 long sys_rt_sigaction();
 long sys_rt_sigpending();
@@ -107,6 +122,8 @@ long sys_rt_sigsuspend();
 long sys_sched_yield();
 long sys_select();
 long sys_sendfile64();
+long sys_sendmsg();
+long sys_sendto();
 long sys_set_thread_area();
 long sys_set_tid_address();
 long sys_setgid();
@@ -114,8 +131,13 @@ long sys_setpgid();
 long sys_setpriority();
 long sys_setrlimit();
 long sys_setsid();
+long sys_setsockopt();
 long sys_setuid();
+long sys_shutdown();
 long sys_sigreturn();
+long sys_socket();
+long sys_socketcall();
+long sys_socketpair();
 long sys_stat64();
 long sys_statfs64();
 long sys_statx();
@@ -145,7 +167,7 @@ long sys_writev();
 
 /* clang-format off */
 const struct syscall_entry sys_call_table[NR_syscalls] = {
-	NI(0, "restart_syscall"),
+	SYSCALL(0, "restart_syscall", sys_restart_syscall),
 	SYSCALL(1, "exit", sys_exit),
 	SYSCALL(2, "fork", sys_fork),
 	SYSCALL(3, "read", sys_read),
@@ -247,7 +269,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(99, "statfs"),
 	NI(100, "fstatfs"),
 	NI(101, "ioperm"),
-	NI(102, "socketcall"),
+	SYSCALL(102, "socketcall", sys_socketcall),
 	NI(103, "syslog"),
 	NI(104, "setitimer"),
 	NI(105, "getitimer"),
@@ -388,11 +410,11 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(242, "sched_getaffinity"),
 	SYSCALL(243, "set_thread_area", sys_set_thread_area),
 	SYSCALL(244, "get_thread_area", sys_get_thread_area),
-	NI(245, "io_setup"),
-	NI(246, "io_destroy"),
-	NI(247, "io_getevents"),
-	NI(248, "io_submit"),
-	NI(249, "io_cancel"),
+	SYSCALL(245, "io_setup", sys_io_setup),
+	SYSCALL(246, "io_destroy", sys_io_destroy),
+	SYSCALL(247, "io_getevents", sys_io_getevents),
+	SYSCALL(248, "io_submit", sys_io_submit),
+	SYSCALL(249, "io_cancel", sys_io_cancel),
 	NI(250, "fadvise64"),
 	SYSCALL(252, "exit_group", sys_exit_group),
 	NI(253, "lookup_dcookie"),
@@ -500,21 +522,21 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(356, "memfd_create"),
 	NI(357, "bpf"),
 	NI(358, "execveat"),
-	NI(359, "socket"),
-	NI(360, "socketpair"),
-	NI(361, "bind"),
-	NI(362, "connect"),
-	NI(363, "listen"),
-	NI(364, "accept4"),
-	NI(365, "getsockopt"),
-	NI(366, "setsockopt"),
-	NI(367, "getsockname"),
-	NI(368, "getpeername"),
-	NI(369, "sendto"),
-	NI(370, "sendmsg"),
-	NI(371, "recvfrom"),
-	NI(372, "recvmsg"),
-	NI(373, "shutdown"),
+	SYSCALL(359, "socket", sys_socket),
+	SYSCALL(360, "socketpair", sys_socketpair),
+	SYSCALL(361, "bind", sys_bind),
+	SYSCALL(362, "connect", sys_connect),
+	SYSCALL(363, "listen", sys_listen),
+	SYSCALL(364, "accept4", sys_accept4),
+	SYSCALL(365, "getsockopt", sys_getsockopt),
+	SYSCALL(366, "setsockopt", sys_setsockopt),
+	SYSCALL(367, "getsockname", sys_getsockname),
+	SYSCALL(368, "getpeername", sys_getpeername),
+	SYSCALL(369, "sendto", sys_sendto),
+	SYSCALL(370, "sendmsg", sys_sendmsg),
+	SYSCALL(371, "recvfrom", sys_recvfrom),
+	SYSCALL(372, "recvmsg", sys_recvmsg),
+	SYSCALL(373, "shutdown", sys_shutdown),
 	NI(374, "userfaultfd"),
 	NI(375, "membarrier"),
 	NI(376, "mlock2"),

@@ -6,12 +6,16 @@
 #include <kobold/sysctl.h>
 #include <kobold/errno.h>
 #include <kobold/kmod.h>
+#include <kobold/pid.h>
 #include <kobold/string.h>
 
 DEFINE_SPINLOCK(sysctl_data_lock);
 
+static int pid_max_min = RESERVED_PIDS + 1, pid_max_max = PID_MAX_LIMIT; /* 2.6's bounds */
+
 static struct ctl_table kern_table[] = {
 	{ .procname = "hotplug", .data = uevent_helper, .maxlen = UEVENT_HELPER_PATH_LEN, .mode = 0644, .proc_handler = proc_dostring },
+	{ .procname = "pid_max", .data = &pid_max, .maxlen = sizeof(int), .mode = 0644, .proc_handler = proc_dointvec_minmax, .extra1 = &pid_max_min, .extra2 = &pid_max_max },
 	{}
 };
 

@@ -138,6 +138,7 @@ static void irq_handle(struct pt_regs *regs)
 	__preempt_count += HARDIRQ_OFFSET;
 	if (regs->vector == LOCAL_TIMER_VECTOR) {
 		apic_eoi();
+		irq_count_local_timer();
 		scheduler_tick();
 	} else if (regs->vector == RESCHEDULE_VECTOR) {
 		smp_reschedule_interrupt();
@@ -166,6 +167,10 @@ static void __trap_dispatch(struct pt_regs *regs)
 	}
 	if (regs->vector == SPURIOUS_APIC_VECTOR) { /* no EOI for it (SDM vol. 3, 10.9) */
 		irq_count_spurious();
+		return;
+	}
+	if (regs->vector == 2) { /* NMI: no device of Kobold's sends one; counted, as 2.6's */
+		irq_count_nmi();
 		return;
 	}
 	if (regs->vector == SYSCALL_VECTOR)

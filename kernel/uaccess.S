@@ -7,7 +7,26 @@
 #define EFAULT 14
 
 	.text
-/* unsigned long __copy_user(void *to, const void *from, unsigned long n): bytes left */
+/*
+ * One word of a 32-byte block: a load and a store, each allowed to fault
+ * (the fixup counts the whole block as not copied).
+ */
+.macro CU_WORD off
+.Lcu_ld\@:	movl \off(%esi), %eax
+.Lcu_st\@:	movl %eax, \off(%edi)
+	.pushsection __ex_table, "a"
+	.long .Lcu_ld\@, .Lcu_fault
+	.long .Lcu_st\@, .Lcu_fault
+	.popsection
+.endm
+
+/*
+ * unsigned long __copy_user(void *to, const void *from, unsigned long n): bytes left.
+ * 32-byte blocks of plain moves, then the tail with rep movsb: under QEMU's
+ * TCG each step of a rep string instruction costs a trip out of the
+ * translated block, so a megabyte by rep movs took milliseconds (the
+ * O_DIRECT bounce buffers of fs/direct-io.c copy that much per request).
+ */
 	.globl __copy_user
 __copy_user:
 	pushl %esi
@@ -15,7 +34,24 @@ __copy_user:
 	movl 12(%esp), %edi
 	movl 16(%esp), %esi
 	movl 20(%esp), %ecx
+.Lcu_block:
+	cmpl $32, %ecx
+	jb .Lcu_tail
+	CU_WORD 0
+	CU_WORD 4
+	CU_WORD 8
+	CU_WORD 12
+	CU_WORD 16
+	CU_WORD 20
+	CU_WORD 24
+	CU_WORD 28
+	addl $32, %esi
+	addl $32, %edi
+	subl $32, %ecx
+	jmp .Lcu_block
+.Lcu_tail:
 1:	rep movsb
+.Lcu_fault:
 2:	movl %ecx, %eax
 	popl %edi
 	popl %esi

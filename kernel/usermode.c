@@ -173,9 +173,14 @@ static int find_program(const char *word, char *out, size_t size)
 	return -ENOENT;
 }
 
-/* Waits for pid a tick at a time; the console's Ctrl-C goes to its group as SIGINT. */
+/*
+ * Waits for pid a tick at a time; the console's Ctrl-C goes as SIGINT to the
+ * group in front, which a job-control shell (busybox sh) may have changed.
+ */
 static int wait_foreground(int pid)
 {
+	struct tty_struct *tty = current->tty;
+
 	int status = 0, r;
 
 	for (;;) {
@@ -186,7 +191,7 @@ static int wait_foreground(int pid)
 			return r < 0 ? r : status;
 		if (signal_pending()) { /* the shell's isig hook: ^C on its console */
 			console_take_interrupt();
-			kill_pgrp(pid, SIGINT);
+			kill_pgrp(tty && tty->pgrp ? tty->pgrp : pid, SIGINT);
 		}
 		schedule_timeout_interruptible(1);
 	}

@@ -8,6 +8,8 @@
 #include <kobold/idle.h>
 #include <kobold/sched.h>
 #include <kobold/signal.h>
+#include <kobold/smp_lock.h>
+#include <kobold/syscalls.h>
 #include <kobold/wait.h>
 
 void wait_for_flag(volatile bool *flag)
@@ -44,13 +46,26 @@ static void sleep_once(bool interruptible)
 	schedule();
 }
 
+/*
+ * A process's interruptible sleep (a driver's wait_event_interruptible in a
+ * system call) lets go of the big kernel lock, as 2.6's schedule() did, so
+ * that the process that will wake it can enter the kernel; a signal to the
+ * process ends it as Ctrl-C does a shell's.
+ */
 int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 {
+	bool process = interruptible && current->user.mm && kernel_locked();
+	int depth = process ? release_kernel_lock() : 0;
 	unsigned long flags = local_irq_save();
 	int ret = 0;
 
-	while (!wait->woken) {
-		if (interruptible && signal_pending()) {
+	/*
+	 * kthread_stop's wake-up ends the sleep too, so that a thread's
+	 * wait_event(wq, ... || kthread_should_stop()) looks at its condition
+	 * again, as Linux's wait_event does after any wake-up.
+	 */
+	while (!wait->woken && !current->should_stop) {
+		if (interruptible && (signal_pending() || user_signal_pending())) {
 			ret = -EINTR;
 			break;
 		}
@@ -58,5 +73,6 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 	}
 	__set_current_state(TASK_RUNNING);
 	local_irq_restore(flags);
+	reacquire_kernel_lock(depth);
 	return ret;
 }

@@ -39,6 +39,14 @@ static const char *const errtext[] = {
 	[ELOOP] = "Too many levels of symbolic links",
 	[EOPNOTSUPP] = "Operation not supported",
 	[ETIMEDOUT] = "Connection timed out",
+	[ENOTSOCK] = "Socket operation on non-socket",
+	[EMSGSIZE] = "Message too long",
+	[ENOPROTOOPT] = "Protocol not available",
+	[EPROTONOSUPPORT] = "Protocol not supported",
+	[ESOCKTNOSUPPORT] = "Socket type not supported",
+	[EAFNOSUPPORT] = "Address family not supported by protocol",
+	[EADDRINUSE] = "Address already in use",
+	[ENOBUFS] = "No buffer space available",
 };
 
 const char *kstrerror(int err)

@@ -8,6 +8,7 @@
 #include <kobold/errno.h>
 #include <kobold/kobject.h>
 #include <kobold/mutex.h>
+#include <kobold/netlink.h>
 #include <kobold/slab.h>
 #include <kobold/spinlock.h>
 #include <kobold/string.h>
@@ -247,6 +248,7 @@ int kobject_hotplug(struct kobject *kobj, enum kobject_action action)
 	devmodel_trace_kobj("kobject_hotplug", kobj, kobject_action_string(action));
 	journal_store(seq, env->envp);
 	notify_listeners(kobject_action_string(action), env->envp);
+	kobject_uevent_net_broadcast(env->envp);
 out:
 	mutex_unlock(&uevent_mutex);
 	kfree(env);

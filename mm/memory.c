@@ -5,11 +5,24 @@
  * mapped 4 KiB at a time on first touch; after fork both processes map
  * the same page read-only and the first write copies it (copy-on-write),
  * as Linux's do_wp_page. A page's sharers are counted in page_refs.
+ * page_refs changes with locked instructions: two processes that share a
+ * page since fork may take their copies on two CPUs at once, and the last
+ * one to let go frees it. An mm's tables and VMAs are the big kernel lock's
+ * where another thread could change them: system calls hold it, and so does
+ * a fault in an mm that threads share (kernel/process.c); a fault in a
+ * process of one thread changes only what that thread alone could change.
+ * A CPU that has an mm loaded while another changes it (threads of one mm
+ * on two CPUs) is told to forget the old entry by an IPI, as 2.6's
+ * flush_tlb_page.
  */
+#include <asm/io.h>
 #include <asm/page.h>
+#include <kobold/aio.h>
 #include <kobold/errno.h>
+#include <kobold/irqflags.h>
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
+#include <kobold/preempt.h>
 #include <kobold/slab.h>
 #include <kobold/smp.h>
 #include <kobold/string.h>
@@ -23,11 +36,15 @@
 
 static u16 page_refs[NR_PFNS]; /* mappings of each user page (0: not a user page) */
 
-void get_page_phys(unsigned long phys) { page_refs[phys >> PAGE_SHIFT]++; }
+void get_page_phys(unsigned long phys) { __sync_fetch_and_add(&page_refs[phys >> PAGE_SHIFT], 1); }
+
+void get_page(void *kaddr) { get_page_phys(virt_to_phys(kaddr)); }
+
+void put_page(void *kaddr) { put_page_phys(virt_to_phys(kaddr)); }
 
 void put_page_phys(unsigned long phys)
 {
-	if (--page_refs[phys >> PAGE_SHIFT] == 0)
+	if (__sync_sub_and_fetch(&page_refs[phys >> PAGE_SHIFT], 1) == 0)
 		free_pages(phys_to_virt(phys), 1);
 }
 
@@ -50,10 +67,44 @@ void switch_mm(struct mm_struct *mm)
 	__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(pgd)) : "memory");
 }
 
+#define FLUSH_ALL (~0UL)
+
+static void flush_tlb_func(void *info)
+{
+	unsigned long addr = (unsigned long)info;
+	u32 *pgd = current_pgd;
+
+	if (addr != FLUSH_ALL)
+		flush_tlb_one(addr);
+	else if (pgd)
+		__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(pgd)) : "memory");
+}
+
+/*
+ * The entry's new value is stored before the other CPUs' loaded_pgd is read:
+ * a CPU that loads mm after that load walks the new table. With interrupts
+ * off no IPI can be waited for; every caller that changes an mm threads
+ * share holds the big kernel lock with them on (a system call, or a fault).
+ */
+static void flush_tlb_others(struct mm_struct *mm, unsigned long addr)
+{
+	unsigned int cpu;
+
+	mb();
+	for_each_online_cpu(cpu) if (cpu != smp_processor_id() && loaded_pgd[cpu] == mm->pgd &&
+				     !irqs_disabled())
+		smp_call_function_single(cpu, flush_tlb_func, (void *)addr, true);
+}
+
+/* Only threads of one mm run it on two CPUs: a process of one thread changes its own mm. */
 static void flush_mm(struct mm_struct *mm, unsigned long addr)
 {
+	preempt_disable();
 	if (mm->pgd == current_pgd)
-		flush_tlb_one(addr);
+		flush_tlb_func((void *)addr);
+	if (mm->users > 1)
+		flush_tlb_others(mm, addr);
+	preempt_enable();
 }
 
 /* The page-table entry for addr, its table made if make is true; NULL if none. */
@@ -111,13 +162,18 @@ void *map_new_page(struct mm_struct *mm, unsigned long addr)
 	return page;
 }
 
-/* A write to a page shared since fork: the last sharer takes it, others copy it. */
-static int do_wp_page(struct mm_struct *mm, unsigned long addr, u32 *pte)
+/*
+ * A write to a page shared since fork, or to a device's page in a private
+ * mapping: the last sharer takes it, others copy it. In a shared mapping
+ * (MAP_SHARED) every sharer writes the one page.
+ */
+static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *v, unsigned long addr, u32 *pte)
 {
 	unsigned long phys = *pte & ~(PAGE_SIZE - 1);
 	void *copy;
 
-	if (page_refs[phys >> PAGE_SHIFT] > 1) {
+	if (!(v->vm_flags & VM_SHARED) &&
+	    *(volatile u16 *)&page_refs[phys >> PAGE_SHIFT] > 1) { /* 1: no other sharer can appear */
 		copy = alloc_pages(1);
 		if (!copy)
 			return -ENOMEM;
@@ -128,6 +184,25 @@ static int do_wp_page(struct mm_struct *mm, unsigned long addr, u32 *pte)
 	}
 	*pte = phys | PTE_PRESENT | PTE_USER | PTE_WRITE;
 	flush_mm(mm, addr);
+	return 0;
+}
+
+/* The driver's fault gives the page (with a reference for this mapping): 2.6.23's __do_fault. */
+static int do_fault(struct mm_struct *mm, struct vm_area_struct *v, unsigned long addr,
+		    bool write, u32 *pte)
+{
+	struct vm_fault vmf = { .pgoff = v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT),
+				.virtual_address = (void *)addr };
+
+	if (!v->vm_ops->fault || v->vm_ops->fault(v, &vmf) || !vmf.page)
+		return -EFAULT; /* Linux: SIGBUS */
+	*pte = virt_to_phys(vmf.page) | PTE_PRESENT | PTE_USER;
+	if ((v->vm_flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE))
+		*pte |= PTE_WRITE;
+	mm->rss++;
+	flush_mm(mm, addr);
+	if (write && !(*pte & PTE_WRITE))
+		return do_wp_page(mm, v, addr, pte); /* MAP_PRIVATE: a copy of its own */
 	return 0;
 }
 
@@ -143,10 +218,12 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write)
 	pte = pte_of(mm, addr, true);
 	if (!pte)
 		return -ENOMEM;
+	if (!(*pte & PTE_PRESENT) && v->vm_ops)
+		return do_fault(mm, v, addr, write, pte);
 	if (!(*pte & PTE_PRESENT))
 		return map_new_page(mm, addr) ? 0 : -ENOMEM;
 	if (write && !(*pte & PTE_WRITE))
-		return do_wp_page(mm, addr, pte);
+		return do_wp_page(mm, v, addr, pte);
 	return 0; /* another CPU's stale entry, or a spurious fault: nothing to do */
 }
 
@@ -199,7 +276,8 @@ static void change_protection(struct mm_struct *mm, struct vm_area_struct *v)
 			continue;
 		phys = *pte & ~(PAGE_SIZE - 1);
 		*pte = phys | PTE_PRESENT | PTE_USER;
-		if ((v->vm_flags & VM_WRITE) && page_refs[phys >> PAGE_SHIFT] == 1)
+		if ((v->vm_flags & VM_WRITE) &&
+		    ((v->vm_flags & VM_SHARED) || page_refs[phys >> PAGE_SHIFT] == 1))
 			*pte |= PTE_WRITE;
 		flush_mm(mm, a);
 	}
@@ -231,7 +309,7 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, un
 	return 0;
 }
 
-/* The child's copy of one VMA's pages: both map them, neither may write. */
+/* The child's copy of one VMA's pages: both map them, neither may write (unless shared). */
 static int copy_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *v)
 {
 	for (unsigned long a = v->vm_start; a < v->vm_end; a += PAGE_SIZE) {
@@ -242,7 +320,8 @@ static int copy_range(struct mm_struct *dst, struct mm_struct *src, struct vm_ar
 		dpte = pte_of(dst, a, true);
 		if (!dpte)
 			return -ENOMEM;
-		*spte &= ~PTE_WRITE;
+		if (!(v->vm_flags & VM_SHARED))
+			*spte &= ~PTE_WRITE;
 		*dpte = *spte;
 		get_page_phys(*spte & ~(PAGE_SIZE - 1));
 		dst->rss++;
@@ -263,14 +342,13 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->exe_path = old->exe_path ? kstrdup(old->exe_path) : NULL;
 	list_for_each_entry(v, &old->mmap, vm_list) {
 		if (insert_vma(mm, v->vm_start, v->vm_end, v->vm_flags, v->vm_name, v->vm_pgoff) ||
-		    copy_range(mm, old, v)) {
+		    (vma_copy_file(find_vma(mm, v->vm_start), v), copy_range(mm, old, v))) {
 			mmput(mm);
 			mm = NULL;
 			break;
 		}
 	}
-	if (old->pgd == current_pgd) /* the parent's pages are read-only now */
-		__asm__ volatile("mov %0, %%cr3" : : "r"(virt_to_phys(old->pgd)) : "memory");
+	flush_mm(old, FLUSH_ALL); /* the parent's pages are read-only now */
 	return mm;
 }
 
@@ -280,6 +358,7 @@ void mmput(struct mm_struct *mm)
 
 	if (!mm || --mm->users > 0)
 		return;
+	exit_aio(mm); /* waits for its requests in flight, as Linux's */
 	if (mm->pgd == current_pgd)
 		switch_mm(NULL);
 	list_for_each_entry_safe(v, n, &mm->mmap, vm_list) {
@@ -298,9 +377,12 @@ void mmput(struct mm_struct *mm)
 void *user_page_kaddr(struct mm_struct *mm, unsigned long addr)
 {
 	u32 *pte = pte_of(mm, addr, false);
+	struct vm_area_struct *v = find_vma(mm, addr);
 
 	if (pte && (*pte & PTE_PRESENT))
 		return phys_to_virt(*pte & ~(PAGE_SIZE - 1));
+	if (v && (v->vm_flags & VM_IO))
+		return NULL; /* a device's memory: no page of the process's own there */
 	return map_new_page(mm, addr & ~(PAGE_SIZE - 1));
 }
 

@@ -3,13 +3,15 @@
  * grows or shrinks the heap's VMA, mmap2 makes anonymous or private file
  * mappings (a file's pages are copied in: no page cache yet), munmap and
  * mprotect split VMAs at their edges (mm/vma.c) and fix the page tables
- * (mm/memory.c).
+ * (mm/memory.c). A file whose f_op has mmap (a device) makes the mapping
+ * itself: its pages come from its vm_ops->fault, shared with MAP_SHARED.
  */
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
 #include <kobold/sched.h>
+#include <kobold/slab.h>
 
 long sys_brk(unsigned long brk)
 {
@@ -47,6 +49,51 @@ static int fill_from_file(struct mm_struct *mm, struct file *f, unsigned long ad
 	return 0;
 }
 
+/* The mapping's name in /proc/PID/maps: the file's path. */
+static char *file_path(struct file *f)
+{
+	char *buf = kmalloc(PATH_MAX);
+
+	if (buf && vfs_path_name(&f->f_path, buf, PATH_MAX) < 0) {
+		kfree(buf);
+		buf = NULL;
+	}
+	return buf;
+}
+
+/*
+ * A driver's mmap (Linux's mmap_region with vma->vm_file): read access to
+ * the file always, write access for a shared writable mapping (EACCES);
+ * the VMA holds the file; the driver's mmap sets vm_ops or refuses.
+ */
+static long mmap_device(struct mm_struct *mm, struct file *f, unsigned long addr,
+			unsigned long len, unsigned long prot, unsigned long flags,
+			unsigned long pgoff)
+{
+	unsigned int acc = f->f_flags & O_ACCMODE;
+	unsigned long vm_flags = (prot & 7) | (flags & MAP_SHARED ? VM_SHARED : 0);
+	struct vm_area_struct *v;
+	char *name;
+	long err;
+
+	if (acc == O_WRONLY || ((flags & MAP_SHARED) && (prot & PROT_WRITE) && acc != O_RDWR))
+		return -EACCES;
+	name = file_path(f);
+	err = insert_vma(mm, addr, addr + len, vm_flags, name, pgoff);
+	kfree(name);
+	if (err)
+		return err;
+	v = find_vma(mm, addr);
+	v->vm_file = get_file(f);
+	err = f->f_op->mmap(f, v);
+	if (err) {
+		v->vm_ops = NULL; /* refused: no close for a mapping that never opened */
+		do_munmap(mm, addr, len);
+		return err;
+	}
+	return (long)addr;
+}
+
 long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
 	       int fd, unsigned long pgoff)
 {
@@ -62,7 +109,7 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsign
 		f = fget(current->user.files, fd);
 		if (!f)
 			return -EBADF;
-		if (flags & MAP_SHARED)
+		if ((flags & MAP_SHARED) && !f->f_op->mmap)
 			return -ENODEV; /* shared file mappings: not yet */
 	}
 	if (flags & MAP_FIXED) {
@@ -74,6 +121,8 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsign
 		if (!addr)
 			return -ENOMEM;
 	}
+	if (f && f->f_op->mmap)
+		return mmap_device(mm, f, addr, len, prot, flags, pgoff);
 	err = insert_vma(mm, addr, addr + len, (prot & 7) | (f ? VM_WRITE : 0), NULL, pgoff);
 	if (err)
 		return err;

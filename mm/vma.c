@@ -5,6 +5,7 @@
  * unit-tested on the host (tests/unit/vma_test.c).
  */
 #include <kobold/errno.h>
+#include <kobold/fdtable.h>
 #include <kobold/mm.h>
 #include <kobold/mm_types.h>
 #include <kobold/slab.h>
@@ -33,8 +34,21 @@ struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long
 
 void free_vma(struct vm_area_struct *vma)
 {
+	if (vma->vm_ops && vma->vm_ops->close)
+		vma->vm_ops->close(vma);
+	if (vma->vm_file)
+		fput(vma->vm_file);
 	kfree(vma->vm_name);
 	kfree(vma);
+}
+
+void vma_copy_file(struct vm_area_struct *dst, const struct vm_area_struct *src)
+{
+	dst->vm_file = src->vm_file ? get_file(src->vm_file) : NULL;
+	dst->vm_ops = src->vm_ops;
+	dst->vm_private_data = src->vm_private_data;
+	if (dst->vm_ops && dst->vm_ops->open)
+		dst->vm_ops->open(dst);
 }
 
 static struct vm_area_struct *new_vma(unsigned long start, unsigned long end, unsigned long flags,
@@ -97,6 +111,7 @@ int split_vma_at(struct mm_struct *mm, unsigned long addr)
 		       v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT));
 	if (!tail)
 		return -ENOMEM;
+	vma_copy_file(tail, v);
 	v->vm_end = addr;
 	list_add(&tail->vm_list, &v->vm_list);
 	mm->map_count++;

@@ -4,7 +4,9 @@ model at scale, side by side with Debian's Linux reading the same disk in the sa
 QEMU and with the host reading the image file itself. Reads with N requests in
 flight (depth rows): Kobold's `blk bench --depth N`, and for Linux and the host
 one process with N requests in flight through Linux's native AIO
-(scripts/bench/aioread.c, as fio's libaio engine). Prints one table and writes
+(user/aioread.c, as fio's libaio engine). From user space (user rows), the same static
+i386 aioread on Kobold, on Linux and on the host, and user/sysbench's system-call costs
+on both kernels (issue 26's benchmark). Prints one table and writes
 build/bench/results.csv and throughput.png."""
 import csv
 import os
@@ -38,7 +40,12 @@ DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128), ("rand", 64, 12
 # The depth rows again with -smp 2 (virtio-blk num-queues 2, a queue and a vector per CPU).
 SMP_DEPTH_ROWS = [("seq", 4, 16), ("rand", 4, 16), ("seq", 64, 128)]
 DEVMODEL_N = [100, 1000, 10000, 100000]
-AIOREAD = os.path.join(OUT, "aioread")
+USER_BIN = os.path.join(ROOT, "build", "user")
+AIOREAD = os.path.join(USER_BIN, "aioread")
+SYSBENCH = os.path.join(USER_BIN, "sysbench")
+ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")
+# From user space, aioread on both kernels: (kind, request KiB, total MiB) at each depth.
+USER_ROWS = [("seq", 4, 16), ("seq", 64, 128), ("seq", 1024, 256)]
 DISK_ARGS = ["-drive", "file=%s,if=none,id=bench,format=raw,cache=none,aio=threads" % DISK,
              "-device", "virtio-blk-pci,drive=bench"]
 # Linux reads a copy while Kobold runs beside it (paired depth rows): the same data and
@@ -59,15 +66,11 @@ def depth_name(kind, kib, depth):
 
 
 def build_aioread():
-    """The static one-process AIO reader for the depth rows, host and guest alike;
-    None without gcc."""
-    src = os.path.join(HERE, "bench", "aioread.c")
-    if os.path.exists(AIOREAD) and os.path.getmtime(AIOREAD) > os.path.getmtime(src):
-        return AIOREAD
-    p = subprocess.run(["gcc", "-static", "-O2", "-o", AIOREAD, src], capture_output=True,
-                       text=True)
-    if p.returncode != 0:
-        print("aioread: %s (no depth rows for Linux and the host)" % p.stderr.strip()[-200:])
+    """The static i386 AIO reader (user/aioread.c, make user) for the depth rows on
+    Linux, on the host and on Kobold; None if it cannot be built."""
+    p = subprocess.run(["make", "-s", "user"], cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists(AIOREAD):
+        print("make user: %s (no depth rows for Linux and the host)" % p.stderr.strip()[-200:])
         return None
     return AIOREAD
 
@@ -256,6 +259,79 @@ def bench_kobold_disks():
         k.close()
 
 
+def user_cpio():
+    """build/rootfs.cpio (busybox) and an archive with aioread and sysbench in /usr/bin:
+    the -initrd list for a Kobold boot with user space; None if they cannot be built."""
+    p = subprocess.run(["make", "-s", "rootfs", "user"], cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        print("make rootfs user: %s (no user rows)" % (p.stdout + p.stderr).strip()[-300:])
+        return None
+    entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0"] + [
+        "file /usr/bin/%s %s 0755 0 0" % (os.path.basename(p), p) for p in (AIOREAD, SYSBENCH)]
+    out = os.path.join(OUT, "user.cpio")
+    with open(out, "wb") as f:
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_init_cpio.py"), "-"],
+                       input="\n".join(entries).encode(), stdout=f, check=True)
+    return "%s,%s" % (ROOTFS, out)
+
+
+def linux_cmd(c, cmd, timeout=900):
+    """What a command printed in the Linux guest (its /init runs one a line)."""
+    c.sendline(cmd)
+    c.expect("KOBOLD-BENCH-END", timeout=timeout)
+    return c.before.replace("\r", "")
+
+
+def aioread_iops(out, kib, mib):
+    m = re.search(r"^NS=(\d+)$", out, re.M)
+    if not m:
+        raise RuntimeError("aioread: " + out.strip()[-300:])
+    return int(mib * 1024 // kib / (int(m.group(1)) / 1e9))
+
+
+def aioread_cmd(prog, kind, kib, mib, depth):
+    return "%s /dev/vda %d %d %d %s" % (prog, kib, mib * 1024 // kib, depth, kind)
+
+
+SYSBENCH_LINE = re.compile(r"^(\w+) \d+ (\d+) ns/op$", re.M)
+
+
+def sysbench_ns(out):
+    got = dict((m.group(1), int(m.group(2))) for m in SYSBENCH_LINE.finditer(out))
+    if len(got) < 5:
+        raise RuntimeError("sysbench: " + out.strip()[-500:])
+    return got
+
+
+def bench_user():
+    """From user space: aioread (one process, native AIO, O_DIRECT) at each depth and size
+    on Kobold and on Linux in the same QEMU, paired row by row; then sysbench on both."""
+    images = user_cpio()
+    if not images:
+        return
+    k = kobold.boot("loglevel=3 sbd.nr=0", qemu_args=DISK_ARGS + ["-m", "512M", "-initrd", images])
+    linux = start_linux()
+    try:
+        for i, (kind, kib, mib) in enumerate(USER_ROWS):
+            for j, depth in enumerate(DEPTHS):
+                runs = [lambda: aioread_iops(k.run(aioread_cmd("aioread", kind, kib, mib, depth),
+                                                   timeout=600), kib, mib),
+                        lambda: aioread_iops(linux_cmd(linux, aioread_cmd("/bin/aioread", kind, kib,
+                                                                          mib, depth)), kib, mib)]
+                got = [None, None]
+                for n in ((i + j) % 2, 1 - (i + j) % 2):
+                    if n == 0 or linux:
+                        got[n] = runs[n]()
+                add("user-aio", depth_name(kind, kib, depth), got[0], "IOPS", linux=got[1])
+        kob = sysbench_ns(k.run("sysbench", timeout=900))
+        lin = sysbench_ns(linux_cmd(linux, "/bin/sysbench")) if linux else {}
+        for name, ns in kob.items():
+            add("syscalls", name, ns, "ns/op", linux=lin.get(name))
+    finally:
+        stop_linux(linux)
+        k.close()
+
+
 def linux_depth_one(c, kind, kib, mib, depth):
     """IOPS of one process with depth requests in flight (Linux AIO, O_DIRECT), as
     fio's libaio engine measures it."""
@@ -274,7 +350,7 @@ def spawn_linux(disk_args):
     aioread = build_aioread()
     if not aioread:
         raise linux_guest.Unavailable("no aioread")
-    initrd = linux_guest.initramfs(cache, root, {"bin/aioread": aioread})
+    initrd = linux_guest.initramfs(cache, root, {"bin/aioread": aioread, "bin/sysbench": SYSBENCH})
     args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
             "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
             "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + disk_args
@@ -423,7 +499,8 @@ def host_reads():
             sec = host_dd(kib, count, 1)
             results["read seq " + label] = (mib / sec, int(count / sec))
     aioread = build_aioread()
-    for kind, kib, mib in DEPTH_ROWS if aioread else []:
+    for kind, kib, mib in (DEPTH_ROWS + [r for r in USER_ROWS if r not in DEPTH_ROWS]
+                           if aioread else []):
         for depth in DEPTHS:
             ios = mib * 1024 // kib
             out = subprocess.run([aioread, DISK, str(kib), str(ios), str(depth), kind],
@@ -440,7 +517,7 @@ def attach_host():
         print("host column unavailable: %s" % e)
         return
     for r in rows:
-        if r["group"] in ("virtio-blk", "depth") and r["name"] in host:
+        if r["group"] in ("virtio-blk", "depth", "user-aio") and r["name"] in host:
             r["host"] = host[r["name"]][0 if r["unit"] == "MiB/s" else 1]
 
 
@@ -526,7 +603,7 @@ def bench_grading():
 
 
 def main():
-    parts = os.environ.get("BENCH_PARTS", "boot,disks,devmodel,sched,smp,grading").split(",")
+    parts = os.environ.get("BENCH_PARTS", "boot,disks,user,devmodel,sched,smp,grading").split(",")
     load0 = os.getloadavg()[0]
     make_disk()
     if "boot" in parts:
@@ -539,6 +616,9 @@ def main():
         bench_kobold_disks()
         bench_kobold_smp_depth()
         attach_linux()
+    if "user" in parts:
+        bench_user()
+    if "disks" in parts or "user" in parts:
         attach_host()
     if "devmodel" in parts:
         bench_devmodel()

@@ -16,6 +16,7 @@
 #include <kobold/device.h>
 #include <kobold/errno.h>
 #include <kobold/kthread.h>
+#include <kobold/mutex.h>
 #include <kobold/printk.h>
 #include <kobold/shell.h>
 #include <kobold/signal.h>
@@ -106,7 +107,11 @@ static struct bench_undo {
 	struct work_struct work;
 	struct class_device **devs;
 	unsigned int n, next, done;
+	volatile bool busy; /* until the last slice has unregistered the class */
 } undo;
+
+/* bench_class and undo: one console's bench devmodel at a time, after the last one's undo. */
+static DEFINE_MUTEX(bench_mutex);
 
 static void bench_undo_slice(struct work_struct *work)
 {
@@ -122,6 +127,7 @@ static void bench_undo_slice(struct work_struct *work)
 	class_unregister(&bench_class);
 	kfree(u->devs);
 	pr_debug("bench: %u class devices unregistered after Ctrl-C\n", u->done);
+	u->busy = false;
 }
 
 static void defer_undo(struct class_device **devs, unsigned int n)
@@ -129,6 +135,7 @@ static void defer_undo(struct class_device **devs, unsigned int n)
 	undo.devs = devs;
 	undo.n = n;
 	undo.next = undo.done = 0;
+	undo.busy = true;
 	INIT_WORK(&undo.work, bench_undo_slice);
 	schedule_work(&undo.work);
 }
@@ -139,7 +146,7 @@ static void report(const char *what, unsigned int n, u64 ns)
 		  (unsigned long)(ns / 1000), (unsigned long)(ns / n));
 }
 
-static int bench_devmodel(unsigned int n)
+static int __bench_devmodel(unsigned int n)
 {
 	struct class_device **devs = kzalloc(n * sizeof(*devs));
 	u64 t0, t1, t2, t3;
@@ -147,6 +154,8 @@ static int bench_devmodel(unsigned int n)
 
 	if (!devs)
 		return -ENOMEM;
+	while (undo.busy) /* the last run's Ctrl-C: its undo still holds the class */
+		flush_scheduled_work();
 	err = class_register(&bench_class);
 	if (err)
 		goto out_free;
@@ -170,6 +179,16 @@ static int bench_devmodel(unsigned int n)
 	}
 out_free:
 	kfree(devs);
+	return err;
+}
+
+static int bench_devmodel(unsigned int n)
+{
+	int err;
+
+	mutex_lock(&bench_mutex);
+	err = __bench_devmodel(n);
+	mutex_unlock(&bench_mutex);
 	return err;
 }
 

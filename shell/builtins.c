@@ -197,7 +197,7 @@ static void count_site(const void *obj, size_t size, const void *caller, void *a
 /* Live objects grouped by the code that allocated them, most bytes first. */
 static void show_sites(void)
 {
-	static struct site_table t;
+	struct site_table t; /* on the stack: each console's its own */
 	const char *name;
 	u32 off, size;
 

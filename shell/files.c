@@ -12,19 +12,12 @@
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 
-#define MAX_FDS 16
+#define MAX_FDS SHELL_MAX_FDS
 #define FIRST_FD 3 /* 0-2 are the console, as in a Unix process */
-
-struct shell_file {
-	struct file *of;
-	char *path;
-};
-
-static struct shell_file fds[MAX_FDS];
-static char page[PATH_MAX + 1];
 
 static struct shell_file *get_fd(const char *cmd, const char *arg)
 {
+	struct shell_file *fds = shell_files_current()->fd;
 	unsigned int fd;
 
 	if (kstrtouint(arg, 10, &fd) || fd < FIRST_FD || fd >= FIRST_FD + MAX_FDS ||
@@ -33,6 +26,21 @@ static struct shell_file *get_fd(const char *cmd, const char *arg)
 		return NULL;
 	}
 	return &fds[fd - FIRST_FD];
+}
+
+static void close_fd(struct shell_file *f)
+{
+	vfs_close(f->of); /* may run the object's release */
+	kfree(f->path);
+	f->of = NULL;
+	f->path = NULL;
+}
+
+void shell_files_exit(struct shell_files *files)
+{
+	for (int i = 0; i < MAX_FDS; i++)
+		if (files->fd[i].of)
+			close_fd(&files->fd[i]);
 }
 
 /* Read and write if it may, else the one it may, as a shell's exec 3<> would try. */
@@ -50,13 +58,14 @@ static int open_rw(const char *path, struct file **out)
 /* Opens path into f, remembering its absolute path for fds. */
 static int open_into(struct shell_file *f, const char *path)
 {
+	char name[PATH_MAX]; /* on the stack: each console's open its own */
 	int err = open_rw(path, &f->of);
 
 	if (err)
 		return err;
-	if (vfs_path_name(&f->of->f_path, page, sizeof(page)) < 0)
+	if (vfs_path_name(&f->of->f_path, name, sizeof(name)) < 0)
 		err = -ENAMETOOLONG;
-	else if (!(f->path = kstrdup(page)))
+	else if (!(f->path = kstrdup(name)))
 		err = -ENOMEM;
 	if (err) {
 		vfs_close(f->of);
@@ -67,7 +76,7 @@ static int open_into(struct shell_file *f, const char *path)
 
 static int cmd_open(int argc, char **argv)
 {
-	struct shell_file *f = NULL;
+	struct shell_file *fds = shell_files_current()->fd, *f = NULL;
 	int err;
 
 	if (argc != 2) {
@@ -90,6 +99,7 @@ SHELL_COMMAND("open", "FILE", "open a file and keep it open (prints fd N)", cmd_
 static int cmd_read(int argc, char **argv)
 {
 	struct shell_file *f;
+	char *page;
 	ssize_t n;
 
 	if (argc != 2) {
@@ -99,18 +109,22 @@ static int cmd_read(int argc, char **argv)
 	f = get_fd("read", argv[1]);
 	if (!f)
 		return 1;
-	n = vfs_read(f->of, page, SYSFS_PAGE_SIZE);
+	page = kmalloc(SYSFS_PAGE_SIZE);
+	n = page ? vfs_read(f->of, page, SYSFS_PAGE_SIZE) : -ENOMEM;
+	if (n >= 0)
+		sh_write(page, (size_t)n);
+	kfree(page);
 	if (n < 0) {
 		sh_err("read: %s: %s\n", f->path, kstrerror((int)n));
 		return 1;
 	}
-	sh_write(page, (size_t)n);
 	return 0;
 }
 SHELL_COMMAND("read", "FD", "read on from the last read (show() runs once per open)", cmd_read);
 
 static int cmd_write(int argc, char **argv)
 {
+	char text[SHELL_LINE_MAX + 1]; /* the words, as the line held them */
 	struct shell_file *f;
 	size_t len = 0;
 	ssize_t n;
@@ -123,9 +137,9 @@ static int cmd_write(int argc, char **argv)
 	if (!f)
 		return 1;
 	for (int i = 2; i < argc; i++)
-		len += (size_t)scnprintf(page + len, sizeof(page) - len, "%s%s", argv[i],
+		len += (size_t)scnprintf(text + len, sizeof(text) - len, "%s%s", argv[i],
 					 i + 1 < argc ? " " : "\n");
-	n = shell_write_all(f->of, page, len);
+	n = shell_write_all(f->of, text, len);
 	if (n < 0) {
 		sh_err("write: %s: %s\n", f->path, kstrerror((int)n));
 		return 1;
@@ -145,16 +159,15 @@ static int cmd_close(int argc, char **argv)
 	f = get_fd("close", argv[1]);
 	if (!f)
 		return 1;
-	vfs_close(f->of); /* may run the object's release */
-	kfree(f->path);
-	f->of = NULL;
-	f->path = NULL;
+	close_fd(f);
 	return 0;
 }
 SHELL_COMMAND("close", "FD", "close an open file (a pending release runs now)", cmd_close);
 
 static int cmd_fds(int argc, char **argv)
 {
+	struct shell_file *fds = shell_files_current()->fd;
+
 	for (int i = 0; i < MAX_FDS; i++) {
 		if (!fds[i].of)
 			continue;

@@ -10,8 +10,6 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 
-static char buf[PATH_MAX];
-
 /* "CMD: VERB 'PATH': error", coreutils' form for a failed call on a name. */
 static int fail_on(const char *cmd, const char *verb, const char *path, int err)
 {
@@ -35,7 +33,7 @@ static const char *file_type(umode_t m)
 static void print_stat(const char *path, const struct kstat *st)
 {
 	const char *rwx = "rwxrwxrwx";
-	char mode[11];
+	char mode[11], buf[PATH_MAX]; /* on the stack: every console's command has its own */
 
 	mode[0] = S_ISLNK(st->mode) ? 'l' : S_ISDIR(st->mode) ? 'd'
 				    : S_ISCHR(st->mode)	      ? 'c'
@@ -86,6 +84,7 @@ SHELL_COMMAND("stat", "FILE...", "a file's type, size, inode, links and mode", c
 static int mkdir_parents(const char *path)
 {
 	size_t len = strnlen(path, PATH_MAX);
+	char buf[PATH_MAX];
 	int err = 0;
 
 	if (len >= PATH_MAX)
@@ -267,6 +266,7 @@ static int move_target(const char *src, const char *dest, char *out, size_t size
 
 static int cmd_mv(int argc, char **argv)
 {
+	char buf[PATH_MAX];
 	struct kstat st;
 	int err;
 

@@ -12,9 +12,6 @@
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 
-static char page[PATH_MAX + 1];
-static char target[PATH_MAX]; /* a link's text, printed at once */
-
 /* Each console's shell has its own (shell.c's struct shell holds it). */
 const struct path *shell_cwd(void)
 {
@@ -121,8 +118,8 @@ static void mode_string(umode_t m, char *s)
 /* One -l line: a device's numbers where ls puts the size, a link's target. */
 static void ls_long(const struct path *dir, const char *name, const char *shown)
 {
+	char mode[11], target[PATH_MAX]; /* a link's text: on the stack, each shell its own */
 	struct kstat st;
-	char mode[11];
 
 	if (vfs_stat(dir, name, 0, &st)) {
 		sh_printf("?????????? %s\n", shown);
@@ -314,13 +311,19 @@ SHELL_COMMAND("pwd", "", "print the working directory", cmd_pwd);
 /* Copies the whole file to the output; Ctrl-C stops it (/dev/zero never ends). */
 static int cat_file(struct file *f)
 {
+	char *page = kmalloc(PATH_MAX); /* this command's own: other consoles' run beside it */
 	ssize_t n;
 
+	if (!page)
+		return -ENOMEM;
 	while ((n = vfs_read(f, page, PATH_MAX)) > 0) {
 		sh_write(page, (size_t)n);
-		if (signal_pending())
-			return -EINTR;
+		if (signal_pending()) {
+			n = -EINTR;
+			break;
+		}
 	}
+	kfree(page);
 	return (int)n;
 }
 
@@ -354,7 +357,8 @@ SHELL_COMMAND("cat", "FILE...", "print files (an attribute: its show())", cmd_ca
 
 struct tree_count {
 	unsigned long dirs, files;
-	bool all; /* -a: names with a leading '.' too, which tree(1) hides without it */
+	bool all;     /* -a: names with a leading '.' too, which tree(1) hides without it */
+	char *target; /* PATH_MAX bytes for a link's text */
 };
 
 /* The directory's next entry to show into de; false at its end. */
@@ -375,8 +379,8 @@ static int tree_entry(struct path *dir, struct vfs_dirent *de, bool last, char *
 	int err = 0;
 
 	sh_printf("%s%s%s", prefix, last ? "`-- " : "|-- ", de->name);
-	if (de->type == S_IFLNK && vfs_readlink(dir, de->name, target, sizeof(target)) >= 0)
-		sh_printf(" -> %s", target);
+	if (de->type == S_IFLNK && vfs_readlink(dir, de->name, n->target, PATH_MAX) >= 0)
+		sh_printf(" -> %s", n->target);
 	sh_printf("\n");
 	if (de->type != S_IFDIR) {
 		n->files++;
@@ -422,7 +426,7 @@ static int tree_walk(struct path *dir, char *prefix, size_t plen, struct tree_co
 
 static int cmd_tree(int argc, char **argv)
 {
-	struct tree_count n = { 0, 0, argc > 1 && !strcmp(argv[1], "-a") };
+	struct tree_count n = { 0, 0, argc > 1 && !strcmp(argv[1], "-a"), NULL };
 	const char *path = argc > 1 + n.all ? argv[1 + n.all] : ".";
 	struct path p;
 	char *prefix;
@@ -443,11 +447,12 @@ static int cmd_tree(int argc, char **argv)
 	}
 	if (err)
 		return fail("tree", path, err);
-	prefix = kzalloc(PATH_MAX);
+	prefix = kzalloc(2 * PATH_MAX); /* the prefix, then a link's text */
 	if (!prefix) {
 		path_put(&p);
 		return fail("tree", path, -ENOMEM);
 	}
+	n.target = prefix + PATH_MAX;
 	sh_printf("%s\n", path);
 	err = tree_walk(&p, prefix, 0, &n);
 	if (!err)
@@ -465,6 +470,7 @@ static int cmd_readlink(int argc, char **argv)
 {
 	bool resolve = argc == 3 && strcmp(argv[1], "-f") == 0;
 	const char *path = argv[argc - 1];
+	char page[PATH_MAX]; /* on the stack: each console's command its own */
 	struct path p;
 	int err;
 
@@ -502,8 +508,8 @@ static bool completes_to_dir(struct path *dir, struct vfs_dirent *de)
 /* Completes the last path word: the directory part is kept, names are offered. */
 void shell_complete_path(struct readline *rl, const char *word, size_t n)
 {
-	static char dir[RL_LINE_MAX], cand[RL_LINE_MAX];
-	static struct vfs_dirent de;
+	char dir[RL_LINE_MAX], cand[RL_LINE_MAX]; /* each console completes on its own stack */
+	struct vfs_dirent de;
 	const char *slash = NULL, *base;
 	size_t dlen, blen;
 	struct path p;

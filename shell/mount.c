@@ -8,20 +8,21 @@
 #include <kobold/shell_fs.h>
 #include <kobold/string.h>
 
-static char dir[PATH_MAX];
-
-static const char *mount_dir(struct vfsmount *mnt)
+/* Where mnt is mounted, in dir (PATH_MAX bytes, the caller's: consoles run this at once). */
+static const char *mount_dir(struct vfsmount *mnt, char *dir)
 {
 	struct path p = { mnt, mnt->mnt_root };
 
-	if (vfs_path_name(&p, dir, sizeof(dir)) < 0)
+	if (vfs_path_name(&p, dir, PATH_MAX) < 0)
 		return "?";
 	return dir;
 }
 
 static void print_mount(struct vfsmount *mnt, void *arg)
 {
-	sh_printf("%s on %s type %s (rw)\n", mnt->mnt_devname, mount_dir(mnt),
+	char dir[PATH_MAX];
+
+	sh_printf("%s on %s type %s (rw)\n", mnt->mnt_devname, mount_dir(mnt, dir),
 		  mnt->mnt_sb->s_type->name);
 }
 
@@ -80,8 +81,9 @@ SHELL_COMMAND("umount", "DIR", "unmount the filesystem mounted on DIR", cmd_umou
 
 static void print_df(struct vfsmount *mnt, void *arg)
 {
-	struct kstatfs s;
 	unsigned long size, used, avail;
+	char dir[PATH_MAX];
+	struct kstatfs s;
 
 	if (vfs_statfs(mnt, &s))
 		return;
@@ -90,9 +92,9 @@ static void print_df(struct vfsmount *mnt, void *arg)
 	used = size - avail;
 	sh_printf("%-14s %9lu %7lu %9lu ", mnt->mnt_devname, size, used, avail);
 	if (size)
-		sh_printf("%3lu%% %s\n", (used * 100 + size - 1) / size, mount_dir(mnt));
+		sh_printf("%3lu%% %s\n", (used * 100 + size - 1) / size, mount_dir(mnt, dir));
 	else
-		sh_printf("   - %s\n", mount_dir(mnt));
+		sh_printf("   - %s\n", mount_dir(mnt, dir));
 }
 
 static int cmd_df(int argc, char **argv)

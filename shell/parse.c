@@ -2,7 +2,8 @@
  * parse.c: splits a shell line into words as a POSIX shell would for the
  * simple cases: blanks separate words, '...' and "..." quote, a backslash
  * escapes the next byte, an unquoted '>' redirects output to a file, and
- * an unquoted ';' ends one command of a list. An unquoted '|', '<' or '&'
+ * an unquoted ';' ends one command of a list. `$?`, unquoted or in "...",
+ * is the last command's status. An unquoted '|', '<' or '&'
  * (a pipe, an input redirection, a background job) is refused, not taken
  * as a plain character: the shell has none of them.
  */
@@ -15,6 +16,7 @@ struct parser {
 	const char *end;
 	char *dst;
 	const char *err;
+	int status; /* what $? expands to */
 };
 
 static bool at_end(const struct parser *p) { return p->src >= p->end || !*p->src; }
@@ -39,6 +41,23 @@ static const char *unsupported(char c)
 	}
 }
 
+/* At "$?": the status's digits instead (0-255: three at most, as the words have room for). */
+static bool expand_status(struct parser *p)
+{
+	char digits[4];
+	int n = 0, v = p->status & 0xff;
+
+	if (p->src + 1 >= p->end || p->src[0] != '$' || p->src[1] != '?')
+		return false;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < 3);
+	while (n)
+		*p->dst++ = digits[--n];
+	p->src++; /* the loop steps over the '?' */
+	return true;
+}
+
 /* The next token; a word is copied to dst and terminated. */
 static enum token next_token(struct parser *p, bool *append)
 {
@@ -61,6 +80,8 @@ static enum token next_token(struct parser *p, bool *append)
 		char c = *p->src;
 		bool escapable = p->src + 1 < p->end && p->src[1];
 
+		if (quote != '\'' && expand_status(p))
+			continue;
 		if (quote) {
 			if (c == quote)
 				quote = 0;
@@ -105,7 +126,8 @@ static int add_word(struct shell_cmdline *cl, char *word, bool *want_file, const
 
 int shell_parse(const char *line, struct shell_cmdline *cl, const char **err)
 {
-	struct parser p = { line, line + strnlen(line, SHELL_LINE_MAX - 1), cl->words, NULL };
+	struct parser p = { line, line + strnlen(line, SHELL_LINE_MAX - 1), cl->words, NULL,
+			    cl->status };
 	bool append = false, want_file = false;
 	enum token tok;
 	char *word;

@@ -40,7 +40,7 @@ static int snapshot_tasks(struct ps_row *rows, int max)
 
 static void print_tasks(void)
 {
-	static struct ps_row rows[PS_MAX];
+	struct ps_row rows[PS_MAX]; /* on the stack: each console's ps its own */
 	int n = snapshot_tasks(rows, PS_MAX);
 
 	sh_printf("PID   USER     TIME  COMMAND\n");

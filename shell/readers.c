@@ -3,12 +3,14 @@
  * online CPU that reads the files over and over; `readers stop` stops them
  * and says how the reads ended: the value, ENOENT (the file was gone at
  * open), ENODEV (it went while open), or anything else, which is a bug.
- * Each read takes the big kernel lock, as a shell command does; `nolock`
- * leaves it out, to show the race that lock closes (docs/smp.md).
+ * Each read takes the big kernel lock, as a shell command once did; `nolock`
+ * leaves it out, to show the race that lock closed (docs/smp.md). One
+ * console at a time starts or stops them (readers_mutex).
  */
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/kthread.h>
+#include <kobold/mutex.h>
 #include <kobold/shell.h>
 #include <kobold/smp_lock.h>
 #include <kobold/string.h>
@@ -27,6 +29,7 @@ static struct {
 	struct task_struct *task[NR_CPUS];
 	struct reader_stats stats[NR_CPUS];
 } readers;
+static DEFINE_MUTEX(readers_mutex); /* readers, against two consoles' start and stop */
 
 static int read_once(const char *path)
 {
@@ -109,13 +112,11 @@ static int readers_start(int argc, char **argv)
 static int readers_stop(void)
 {
 	struct reader_stats sum = { 0 };
-	int depth;
 
 	if (!readers.npaths) {
 		sh_err("readers: not running\n");
 		return 1;
 	}
-	depth = release_kernel_lock(); /* a reader may wait for it */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct reader_stats *st = &readers.stats[cpu];
 
@@ -131,7 +132,6 @@ static int readers_stop(void)
 		if (st->other)
 			sum.last_other = st->last_other;
 	}
-	reacquire_kernel_lock(depth);
 	readers.npaths = 0;
 	sh_printf("readers: %lu reads: %lu ok, %lu ENOENT, %lu ENODEV, %lu other", sum.reads,
 		  sum.ok, sum.enoent, sum.enodev, sum.other);
@@ -143,12 +143,20 @@ static int readers_stop(void)
 
 static int cmd_readers(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "start"))
-		return readers_start(argc, argv);
-	if (argc == 2 && !strcmp(argv[1], "stop"))
-		return readers_stop();
-	sh_err("usage: readers start [nolock] PATH... | readers stop\n");
-	return 1;
+	int status;
+
+	if (argc >= 2 && !strcmp(argv[1], "start")) {
+		mutex_lock(&readers_mutex);
+		status = readers_start(argc, argv);
+	} else if (argc == 2 && !strcmp(argv[1], "stop")) {
+		mutex_lock(&readers_mutex);
+		status = readers_stop();
+	} else {
+		sh_err("usage: readers start [nolock] PATH... | readers stop\n");
+		return 1;
+	}
+	mutex_unlock(&readers_mutex);
+	return status;
 }
 SHELL_COMMAND("readers", "start [nolock] PATH... | stop",
 	      "reader threads, one per CPU, read files until stopped (a stress of sysfs)",

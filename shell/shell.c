@@ -17,7 +17,6 @@
 #include <kobold/shell_fs.h>
 #include <kobold/signal.h>
 #include <kobold/slab.h>
-#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
 #include <kobold/tty.h>
@@ -35,6 +34,7 @@ struct shell {
 	struct task_struct *task; /* the thread it runs in */
 	struct list_head list;	  /* in shells */
 	struct shell_fs fs;	  /* its working directory */
+	struct shell_files files; /* its open files */
 	struct readline rl;	  /* its line, and its history */
 	char prompt[SHELL_LINE_MAX + 16];
 	struct shell_cmdline cmdline;
@@ -66,6 +66,8 @@ static struct shell *current_shell(void)
 }
 
 struct shell_fs *shell_fs_current(void) { return &current_shell()->fs; }
+
+struct shell_files *shell_files_current(void) { return &current_shell()->files; }
 
 /* Where the shell's own text goes: its console, or every console for deferred work's lines. */
 static void sh_out(struct shell *sh, const char *s, size_t n)
@@ -198,7 +200,7 @@ static int run_command(struct shell *sh, const struct shell_command *c)
 
 	if (console_take_interrupt()) /* Ctrl-C stopped it (or came as it ended) */
 		return 130;	      /* 128 + SIGINT, as a shell reports it */
-	return status;
+	return status < 0 ? 1 : status;
 }
 
 /* One command of the line, parsed into sh->cmdline. */
@@ -238,12 +240,13 @@ int shell_execute(const char *line)
 	for (const char *s = line; s; s = sh->cmdline.next)
 		if (shell_parse(s, &sh->cmdline, &err)) {
 			sh_err("kobold: %s\n", err);
-			return 2;
+			return sh->cmdline.status = 2;
 		}
 	for (const char *s = line; s && status != 130; s = next) {
 		shell_parse(s, &sh->cmdline, &err);
 		next = sh->cmdline.next; /* before the command, which may run lines of its own */
 		status = execute_one(sh);
+		sh->cmdline.status = status; /* `$?` in the next command */
 	}
 	return status;
 }
@@ -263,11 +266,7 @@ static int cmd_history(int argc, char **argv)
 }
 SHELL_COMMAND("history", "", "the lines typed so far, numbered", cmd_history);
 
-/*
- * Tab on the first word completes command names, later words paths (under
- * the big kernel lock, as a command: it reads the tree, and its buffers
- * are shared by every console).
- */
+/* Tab on the first word completes command names, later words paths. */
 static void complete(struct readline *r, const char *line, size_t start)
 {
 	size_t n = r->len - start;
@@ -275,9 +274,7 @@ static void complete(struct readline *r, const char *line, size_t start)
 
 	for (size_t i = 0; i < start; i++) {
 		if (line[i] != ' ') {
-			lock_kernel();
 			shell_complete_path(r, line + start, n);
-			unlock_kernel();
 			return;
 		}
 	}
@@ -318,7 +315,6 @@ int shell_execute_nested(const char *line)
 	saved->open_failed = sh->redirect_open_failed;
 	saved->err = sh->redirect_err;
 	sh->redirecting = false;
-	lock_kernel(); /* udev's RUN+= from events/0: the shells' shared tables (nests in a line) */
 	sh->nesting++; /* its output goes to every console, as deferred work's */
 	status = shell_execute(line);
 	sh->nesting--;
@@ -329,7 +325,6 @@ int shell_execute_nested(const char *line)
 	sh->redirect_flushed = saved->flushed;
 	sh->redirect_open_failed = saved->open_failed;
 	sh->redirect_err = saved->err;
-	unlock_kernel();
 	kfree(saved);
 	return status;
 }
@@ -352,13 +347,15 @@ static void tty_raw_for_readline(struct tty_struct *tty)
 	tty_ioctl(tty, TCSETS, &t);
 }
 
-/* The isig hook: Ctrl-C stops this console's command, or drops its line. */
+/* The isig hook: Ctrl-C stops this console's command, or drops its line; ^Z and ^\\ go to its program. */
 static void shell_isig(struct tty_struct *tty, int sig)
 {
 	struct shell *sh = tty->isig_data;
 
 	if (sig == SIGINT)
 		signal_interrupt(sh->task);
+	else if (tty->pgrp)
+		kill_pgrp(tty->pgrp, sig);
 }
 
 /* Reads a line; false when the console went away. */
@@ -400,9 +397,7 @@ static void shell_loop(struct shell *sh)
 		if (st != RL_LINE)
 			continue;
 		rl_history_add(&sh->rl, sh->rl.line);
-		lock_kernel();
-		shell_execute(sh->rl.line);
-		unlock_kernel();
+		shell_execute(sh->rl.line); /* no big kernel lock: its state is its own */
 	}
 }
 
@@ -435,9 +430,8 @@ static void shell_free(struct shell *sh)
 	list_del_init(&sh->list);
 	sh->tty->isig = NULL; /* the hook's data goes below */
 	local_irq_restore(flags);
-	lock_kernel();
+	shell_files_exit(&sh->files);
 	shell_fs_exit(&sh->fs);
-	unlock_kernel();
 	current->tty = NULL;
 	tty_kref_put(sh->tty);
 	kfree(sh);

@@ -68,10 +68,10 @@ def test_softlockup_is_reported_on_its_cpu(two):
 def test_watchdog_follows_cpu_hotplug(two):
     two.run("echo 0 > /sys/devices/system/cpu/cpu1/online")
     ps = two.run("ps")
-    assert "[watchdog/1]" not in ps and "[events/1]" not in ps, ps
+    assert "[watchdog/1]" not in ps and "[events/1]" not in ps and "[migration/1]" not in ps, ps
     two.run("echo 1 > /sys/devices/system/cpu/cpu1/online")
     ps = two.run("ps")
-    assert "[watchdog/1]" in ps and "[events/1]" in ps, ps
+    assert "[watchdog/1]" in ps and "[events/1]" in ps and "[migration/1]" in ps, ps
 
 
 def test_lockdep_abba_is_reported_before_any_deadlock():

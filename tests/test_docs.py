@@ -116,3 +116,40 @@ def test_graph_of_a_real_boot(tmp_path):
     assert shutil.which("dot"), "Graphviz is missing: sudo apt-get install graphviz"
     subprocess.run(["dot", "-Tsvg", "-o", str(tmp_path / "g.svg"), str(dot)], check=True)
     assert "<svg" in (tmp_path / "g.svg").read_text()
+
+
+# Version claims once stated wrongly in the docs or comments, each with the
+# release that shows the right one (checked in the 2.6 history).
+STALE_VERSION_CLAIMS = [
+    (r"2\.6\.0-2\.6\.22's `subsys->rwsem`", "struct subsystem went in 2.6.22 (823bccfc400); list_lock from 2.6.12"),
+    (r"2\.6\.23 turned it\s+(\*\s+)?into the kset's list_lock", "the kset's list_lock came in 2.6.12 (f2b2462eac)"),
+    (r"2\.6\.16's `module_mutex`|as 2\.6\.16's\s+(\*\s+)?\(a semaphore, DECLARE_MUTEX", "2.6.16 still had DECLARE_MUTEX(module_mutex); 2.6.17 a mutex"),
+    (r"`tty_mutex` from 2\.6\.16", "tty_sem was a semaphore in 2.6.16; tty_mutex came in 2.6.17"),
+    (r"`kthread_create_on_cpu` came in 3\.6|3\.6's kthread_create_on_cpu", "3.6.5 has no kthread_create_on_cpu; 3.7.2 has it"),
+    (r"2\.6\.14's class_device\.parent", "class_device.parent came in 2.6.15 (51d172d5f3a)"),
+    (r"2\.6\.11-2\.6\.34's dev->sem", "struct device's sem came in 2.6.13 (af70316af18)"),
+    (r"devtmpfs kernels \(2\.6\.3x\)", "DEVNAME in every device's events from 2.6.31 (6fcf53acccf)"),
+    (r"\"requests\" alone \(2\.6\.24", "virtio-blk named its queue \"requests\" from 2.6.31"),
+    (r"fixed 10-second threshold in 2\.6\.18-2\.6\.20", "10 s was fixed from 2.6.14 to 2.6.23; a sysctl from 2.6.24"),
+    (r"until 2\.6\.26 made it a spinlock again\)", "2.6.25 made the BKL always a semaphore (6478d8800b7)"),
+    (r"as 2\.6\.24 and later did, where\s+2\.6\.20's was still write-only", "a device's uevent: readable 2.6.22, action names 2.6.23"),
+    (r"2\.6\.21-2\.6\.33 released them in device_del", "devres stayed in device_del through 3.6"),
+    (r"lazily in `__switch_to` \(2\.6\.20 on\)", "2.6.20 used %gs in the kernel; %fs from 2.6.21 (464d1a78fbf)"),
+    (r"`_RO/_RW/_WO`: 3\.11", "DEVICE_ATTR_WO came in 3.12 (1130c55c757)"),
+    (r"4 KiB with `CONFIG_4KSTACKS`\)", "CONFIG_4KSTACKS came in 2.6.6, not 2.6.0"),
+]
+
+
+def test_corrected_version_claims_stay_corrected():
+    import re
+    import subprocess
+    files = subprocess.run(["git", "ls-files", "docs", "*.c", "*.h", "README.md"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()
+    found = []
+    for name in files:
+        with open(os.path.join(ROOT, name), encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for pattern, right in STALE_VERSION_CLAIMS:
+            if re.search(pattern, text):
+                found.append(f"{name}: /{pattern}/: {right}")
+    assert not found, "\n".join(found)

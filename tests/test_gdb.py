@@ -408,6 +408,73 @@ def test_registrations_helpers_and_last_reference(vm_with_disk):
     assert processes_using(sock) == [], "stray QEMU or gdb"
 
 
+# From a user program into the kernel (docs/userspace.md): usertests' symbols at the
+# addresses its ET_EXEC file gives, a hardware breakpoint on glibc's int $0x80 (a
+# software one would be written into whichever address space is loaded), one
+# stepi into the kernel's entry, then the sysfs attribute's show.
+USER = """add-symbol-file {prog}
+hbreak _dl_sysinfo_int80 if $eax == 3
+shell touch {ready}
+continue
+echo @@@ user\\n
+bt 3
+x/i $pc
+p/x $cs
+stepi
+echo @@@ kernel\\n
+x/i $pc
+p/x $cs
+break uevent_seqnum_show
+continue
+echo @@@ show\\n
+bt
+delete
+detach
+"""
+
+
+def user_cpio(tmp_path):
+    """usertests in /bin, as a second initramfs."""
+    prog = os.path.join(os.path.dirname(kobold.KERNEL), "user", "usertests")
+    r = subprocess.run(["make", "-s", "user"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = tmp_path / "user.cpio"
+    with open(out, "wb") as f:
+        subprocess.run(["python3", os.path.join(ROOT, "scripts", "gen_init_cpio.py"), "-"],
+                       input=("dir /bin 0755 0 0\nfile /bin/usertests %s 0755 0 0\n" % prog).encode(),
+                       stdout=f, check=True)
+    return prog, str(out)
+
+
+def test_stepping_from_a_user_program_into_the_kernel(debug_kernel, tmp_path):
+    """docs/userspace.md's session, on make debug's kernel."""
+    prog, cpio = user_cpio(tmp_path)
+    vm = GdbVM(debug_kernel, ["-initrd", cpio])
+    try:
+        ready = os.path.join(vm.dir, "ready")
+        vm.gdb_start(USER.format(prog=prog, ready=ready))
+        deadline = time.time() + kobold.TIMEOUT
+        while not os.path.exists(ready):
+            assert vm.bg.poll() is None, vm.bg.communicate()[0]
+            assert time.time() < deadline, "gdb did not set its breakpoint"
+            time.sleep(0.02)
+        vm.vm.expect(kobold.PROMPT, timeout=60)
+        vm.vm.send("usertests sysfs_attributes\r")
+        out = vm.gdb_wait()
+        got = gdb_sections(out, ["user", "kernel", "show"])
+        assert frames(got["user"])[:3] == ["_dl_sysinfo_int80", "read", "sysfs_attributes"], out
+        assert "int    $0x80" in got["user"] and re.search(r"= 0x73$", got["user"], re.M), out
+        assert re.search(r"<vector128>", got["kernel"]) and re.search(r"= 0x8$", got["kernel"], re.M), out
+        show = frames(got["show"])
+        assert show[0] == "uevent_seqnum_show" and "vfs_read" in show, out
+        assert show.index("sys_read") < show.index("do_syscall") < show.index("common_entry"), out
+        assert "detached" in out
+        vm.vm.expect(r"ok sysfs_attributes", timeout=30)
+        vm.vm.expect(kobold.PROMPT, timeout=30)
+    finally:
+        vm.close()
+
+
 def walk_once(kernel):
     vm = GdbVM(kernel)
     try:

@@ -1,10 +1,10 @@
 """test_hvc.py: the virtio console (virtio_console) as hvc0 and hvc1, consoles
 beside the serial port, each with a shell of its own: hvc0 on a modern
 virtio-serial-pci (MSI-X), hvc1 on a legacy one (INTx), each with a
-virtconsole on a unix socket the test talks to. One QEMU boot: the hvcs'
-devices and nodes, then the shells per console (a long command on one
-leaves the others answering; Ctrl-C and cwd are each console's), then
-unbind, rmmod and reload."""
+virtconsole on a unix socket the test talks to. One QEMU boot, on two CPUs:
+the hvcs' devices and nodes, then the shells per console (a long command
+on one, sleeping or not, leaves the others answering; Ctrl-C and cwd are
+each console's), then unbind, rmmod and reload."""
 import re
 import socket
 import time
@@ -78,7 +78,7 @@ def test_hvc_consoles(boot_with, tmp_path):
                                                  "virtio-serial-pci,disable-modern=on"])):
         args += ["-chardev", "socket,id=hvc%d,path=%s,server=on,wait=off" % (i, path),
                  "-device", dev, "-device", "virtconsole,chardev=hvc%d" % i]
-    k = boot_with(qemu_args=args)
+    k = boot_with(qemu_args=args + ["-smp", "2"])
     hvc = [Port(p) for p in socks]
     try:
         check_hvc(k, hvc)
@@ -115,6 +115,24 @@ def check_shell_per_console(k, hvc):
     assert hvc[1].read_until("kobold:/# ") == "pwd\n/\nkobold:/# "
     hvc[0].send("cd /\r")
     hvc[0].read_until("kobold:/# ")
+    check_busy_console_leaves_others_answering(k, hvc[1])
+
+
+def check_busy_console_leaves_others_answering(k, port):
+    """A command that never sleeps (blk bench on the RAM disk, whose requests
+    end as they are submitted) holds no lock the other consoles' shells need."""
+    assert sh(k, "modprobe sbd") == ""
+    port.drain()
+    port.send("blk bench sbd0 read seq 4 4096\r")
+    port.read_until("blk bench sbd0 read seq 4 4096\n")
+    time.sleep(0.5)  # well inside the bench (4 GiB: about a minute under TCG)
+    start = time.time()
+    assert sh(k, "echo serial-answers; cat /sys/block/sbd0/size") == "serial-answers\n8192\n"
+    assert time.time() - start < 10
+    assert port.drain() == ""  # the bench goes on meanwhile
+    port.send("\x03")
+    assert port.read_until("kobold:/# ").endswith("^C\nkobold:/# ")
+    assert sh(k, "rmmod sbd") == ""
 
 
 def check_hvc(k, hvc):

@@ -63,7 +63,7 @@ def test_sysfs_readers_race_rmmod_and_device_del(boot_with, tmp_path, cpus):
 def test_injected_preemption_finds_the_race_the_lock_closes(boot_with):
     """One CPU: readers preempted inside each sysfs lookup (every other step,
     seed 1) read a directory rmmod frees. That schedule found the race of
-    docs/smp.md; sysfs's own lock (sysfs_mutex, 2.6.22's) closes it, so the
+    docs/smp.md; sysfs's own lock (sysfs_mutex, 2.6.23's) closes it, so the
     readers survive it without the big lock as with it. Without sysfs_mutex
     the unlocked readers oops in sysfs_find_dirent within a few rounds."""
     inject = "preempt_inject=sysfs_lookup,every=2,seed=1"

@@ -1,7 +1,9 @@
 """test_userspace.py: Linux i386 programs on Kobold, in one boot per CPU count: the
 usertests suite against Linux's recorded run, busybox's sh with a script (a pipeline, a
-loop, a sysfs write, proc, ps), Ctrl-C of sleep, executables that must be refused with
-ENOEXEC, and memory back to its level once every process is gone."""
+loop, a sysfs write, proc, ps), Ctrl-C of sleep, $?, executables that must be refused
+with ENOEXEC, and memory back to its level once every process is gone. One more boot,
+2 CPUs with 48 MiB and pid_max=320: processes on CPU 1, the PID wrap, the OOM killer,
+and job control in busybox sh."""
 import os
 import re
 import struct
@@ -45,7 +47,7 @@ def images(tmp_path_factory):
         assert p.returncode == 0, p.stdout + p.stderr
     tmp = tmp_path_factory.mktemp("userspace")
     entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0", "dir /usr/share 0755 0 0"]
-    for prog in ("usertests", "lsblk", "ueventmon"):
+    for prog in ("usertests", "lsblk", "ueventmon", "oomgrow"):
         entries.append("file /usr/bin/%s %s 0755 0 0" % (prog, os.path.join(BUILD, "user", prog)))
     entries.append("file /usr/share/scenario.sh %s 0755 0 0"
                    % os.path.join(ROOT, "tests", "user", "scenario.sh"))
@@ -124,6 +126,17 @@ def test_ctrl_c_stops_sleep(k):
     assert time.time() - start < 3
 
 
+def test_status_in_dollar_question(k):
+    """$? is the last command's status: a program's exit status, 128 + N for a
+    signal, 126/127 when it cannot run, a builtin's 0 or 1; '$?' stays as it is."""
+    assert k.run("sh -c 'exit 7'; echo $?").endswith("7\n")
+    assert k.run("sh -c 'kill -9 $$'; echo $?").endswith("137\n")
+    assert k.run("bad-magic; echo $?").endswith("126\n")
+    assert k.run("no-such-program; echo $?").endswith("127\n")
+    assert k.run("cat /nope; echo $? '$?' \"x$?y\"").endswith("1 $? x1y\n")
+    assert k.run("echo $?") == "0\n"
+
+
 def test_processes_leave_nothing_behind(k):
     k.run("busybox true")
     before = k.snapshot()
@@ -133,3 +146,84 @@ def test_processes_leave_nothing_behind(k):
     assert before["BytesInUse"] == after["BytesInUse"], (before, after)
     assert before["ObjectsInUse"] == after["ObjectsInUse"], (before, after)
     assert before["kobjects"] == after["kobjects"]
+
+
+@pytest.fixture(scope="module")
+def small(images):
+    """2 CPUs, 48 MiB and pid_max=320 (the OOM killer and the PID wrap come soon), and
+    job control in busybox sh."""
+    k = kobold.boot(append="pid_max=320", qemu_args=["-initrd", images, "-smp", "2", "-m", "48M"])
+    yield k
+    k.close()
+
+
+def test_processes_run_on_every_cpu(small):
+    """Four busy processes at once on 2 CPUs: some run on CPU 1 (field 39 of
+    /proc/PID/stat, the CPU it last ran on), each with its own TSS and TLS slots."""
+    out = small.run("sh -c 'busy() { i=0; while [ $i -lt 1500 ]; do i=$((i+1)); done; "
+                    "cut -d\" \" -f39 /proc/self/stat; }; busy & busy & busy & busy; wait'",
+                    timeout=60)
+    cpus = re.findall(r"^(\d+)$", out, re.M)
+    assert len(cpus) == 4 and "1" in cpus, out
+
+
+def test_pids_wrap_at_pid_max(small):
+    """As 2.6's alloc_pidmap: past pid_max - 1 the next PID is 300, and one in use
+    (a sleeping process, the shell itself) is skipped; the boot's low PIDs stay."""
+    small.run("sh -c 'i=0; while [ $i -lt 320 ]; do : & wait; i=$((i+1)); done'", timeout=120)
+    out = small.run("sh -c 'sleep 30 & s=$!; i=0; while [ $i -lt 25 ]; do : & echo $!; "
+                    "wait $!; i=$((i+1)); done; echo sleeper $s self $$; kill $s'", timeout=60)
+    pids = [int(p) for p in re.findall(r"^(\d+)$", out, re.M)]
+    sleeper, shell = map(int, re.search(r"sleeper (\d+) self (\d+)", out).groups())
+    assert len(pids) == 25 and all(300 <= p < 320 for p in pids + [sleeper, shell]), out
+    assert any(b < a for a, b in zip(pids, pids[1:])), out  # it wrapped
+    assert sleeper not in pids and shell not in pids, out
+    assert re.search(r"^ +2 root .*\[kthreadd\]$", small.run("ps"), re.M)
+
+
+def test_oom_kills_the_largest_and_memory_returns(small):
+    """A process that touches page after page is killed with Linux's line; the
+    kernel goes on, and the pages and the slab come back to where they were."""
+    def pages_free():
+        return int(re.search(r"^PagesFree:\s+(\d+)$", small.run("meminfo"), re.M).group(1))
+
+    small.run("oomgrow", timeout=60)  # the first run's one-time allocations stay
+    before, free = small.snapshot(), pages_free()
+    out = small.run("oomgrow; echo status $?", timeout=60)
+    m = re.search(r"Out of memory: Killed process (\d+) \(oomgrow\)", out)
+    assert m and "status 137\n" in out, out
+    assert small.run("busybox echo alive") == "alive\n"
+    after = small.snapshot()
+    assert (after["BytesInUse"], after["ObjectsInUse"]) == (before["BytesInUse"],
+                                                           before["ObjectsInUse"]), (before, after)
+    assert pages_free() == free
+
+
+def test_job_control_in_busybox_sh(small):
+    """Ctrl-Z stops the job in front (SIGTSTP from n_tty), sh hears of it through
+    wait4's WUNTRACED; bg and fg continue it (SIGCONT); a background read of the
+    terminal stops with SIGTTIN; fg gives it the terminal back."""
+    def line(text, expect, timeout=15):
+        small.send(text)
+        small.expect(expect, timeout=timeout)
+        return small.output()
+
+    line("sh\r", r"# ")
+    small.send("sleep 30\r")
+    time.sleep(1)
+    line("\x1a", r"\[1\]\+  Stopped +sleep 30\r*\n.*# ")
+    line("cut -d' ' -f3 /proc/$(pidof sleep)/stat\r", r"\nT\r*\n.*# ")
+    line("bg\r", r"\[1\] sleep 30\r*\n.*# ")
+    line("cut -d' ' -f3 /proc/$(pidof sleep)/stat\r", r"\nS\r*\n.*# ")
+    line("fg\r", r"sleep 30\r*\n")
+    time.sleep(0.5)
+    line("\x03", r"# ")
+    line("echo status $?\r", r"status 130\r*\n.*# ")
+    line("cat &\r", r"# ")
+    time.sleep(0.5)
+    line("jobs\r", r"Stopped \(tty input\) +cat\r*\n.*# ")
+    line("fg\r", r"cat\r*\n")
+    line("hello\r", r"hello\r*\nhello\r*\n")
+    line("\x04", r"# ")
+    small.send("exit\r")
+    small.expect(kobold.PROMPT)

@@ -302,6 +302,57 @@ static void sigchld_and_kill(void)
 	signal(SIGCHLD, SIG_DFL);
 }
 
+/* The child waits until its parent sleeps (state S in /proc/PPID/stat), signals it, then writes. */
+static void signal_a_sleeping_reader(int fd)
+{
+	char path[64], stat[256];
+	const char *state;
+	ssize_t n;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getppid());
+	for (;;) {
+		f = open(path, O_RDONLY);
+		n = f < 0 ? -1 : read(f, stat, sizeof(stat) - 1);
+		close(f);
+		stat[n > 0 ? n : 0] = '\0';
+		state = strrchr(stat, ')');
+		if (state && state[1] == ' ' && state[2] == 'S')
+			break;
+		usleep(1000);
+	}
+	kill(getppid(), SIGUSR1);
+	usleep(20000);
+	write(fd, "x", 1);
+	_exit(0);
+}
+
+/* A read that a handled signal interrupts: EINTR, or read again with SA_RESTART (ERESTARTSYS). */
+static void sa_restart_read(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int p[2], status;
+	char c = 0;
+	pid_t pid;
+
+	for (int restart = 0; restart < 2; restart++) {
+		sa.sa_flags = restart ? SA_RESTART : 0;
+		CHECK(sigaction(SIGUSR1, &sa, NULL) == 0 && pipe(p) == 0);
+		got = 0;
+		pid = fork();
+		if (pid == 0)
+			signal_a_sleeping_reader(p[1]);
+		if (restart)
+			CHECK(read(p[0], &c, 1) == 1 && c == 'x' && got == SIGUSR1);
+		else
+			CHECK(read(p[0], &c, 1) == -1 && errno == EINTR && got == SIGUSR1);
+		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+		close(p[0]);
+		close(p[1]);
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static void sigpipe(void)
 {
 	int p[2], status;
@@ -469,6 +520,7 @@ static const struct test tests[] = {
 	{ "wait_reaps_orphans_of_children", wait_reaps_orphans_of_children },
 	{ "signal_handler_and_mask", signal_handler_and_mask },
 	{ "sigchld_and_kill", sigchld_and_kill },
+	{ "sa_restart_read", sa_restart_read },
 	{ "sigpipe", sigpipe },
 	{ "segv_on_a_bad_address", segv_on_a_bad_address },
 	{ "brk_grows", brk_grows },

@@ -245,7 +245,7 @@ struct class_dir {
 };
 
 static LIST_HEAD(class_dirs);
-static DEFINE_MUTEX(gdp_mutex); /* class_dirs and each dir's users (2.6.26's gdp_mutex) */
+static DEFINE_MUTEX(gdp_mutex); /* class_dirs and each dir's users (2.6.34's gdp_mutex) */
 
 static void class_dir_release(struct kobject *kobj)
 {

@@ -174,8 +174,11 @@ static bool virtblk_feed(struct virtio_blk *vblk, struct virtio_blk_vq *bvq, boo
 			virtblk_unmerge(vbr); /* gathered again when room comes */
 			break;		      /* the next completion feeds us again */
 		}
-		for (struct virtblk_req *v = vbr; v; v = v->merged)
+		for (struct virtblk_req *v = vbr; v; v = v->merged) {
 			list_del_init(&v->node);
+			if (v != vbr)
+				v->rq->merged = true; /* the disk's stat counts it in merges */
+		}
 		if (err) {
 			vbr->status = VIRTIO_BLK_S_IOERR;
 			continue; /* cannot happen with our limits; never hang on it */
@@ -534,7 +537,7 @@ static unsigned int virtblk_num_queues(struct virtio_device *vdev)
 	return min(max((unsigned int)num, 1u), num_online_cpus());
 }
 
-/* The request queues: "requests" alone (2.6.24-3.16), else req.0, req.1, ... (3.17 on names all so); each with its callback. */
+/* The request queues: "requests" alone (2.6.31-3.16), else req.0, req.1, ... (3.17 on names all so); each with its callback. */
 static int virtblk_init_vqs(struct virtio_blk *vblk)
 {
 	struct virtio_device *vdev = vblk->vdev;

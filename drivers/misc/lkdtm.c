@@ -41,10 +41,11 @@ static __attribute__((noipa)) void lkdtm_NULL_DEREF(void)
 }
 
 /*
- * A read of a user-space address from the kernel, as Linux's (4.8 on), which
- * maps a user page first and faults by SMAP; Kobold has no user mapping yet,
- * and reads 1 MiB, where the kernel is loaded but, since zap_low_mappings,
- * not mapped: the page fault comes all the same.
+ * A read of a user-space address from the kernel, after the test of that
+ * name in later Linux's lkdtm (2.6's had none), which maps a user page
+ * first and faults by SMAP. Kobold's CPUs have no SMAP, so it reads 1 MiB,
+ * below where programs are loaded, where the kernel is loaded but, since
+ * zap_low_mappings, not mapped: the page fault comes all the same.
  */
 static __attribute__((noipa)) void lkdtm_ACCESS_USERSPACE(void)
 {

@@ -2,8 +2,9 @@
  * msi.c: MSI-X (PCI 3.0 §6.8.2). The capability names a table in one of
  * the function's memory BARs; each entry holds the address and data of one
  * message, which the function writes to raise that interrupt. We point
- * every entry at our local APIC with a vector of its own (Intel SDM vol. 3,
- * 10.11: address 0xfee<dest>000, data = the vector, fixed delivery, edge).
+ * every entry at the boot CPU's local APIC with a vector of its own (Intel
+ * SDM vol. 3, 10.11: address 0xfee<dest>000, data = the vector, fixed
+ * delivery, edge); a driver may send one to another CPU (pci_msix_set_cpu).
  */
 #include <asm/apic.h>
 #include <asm/io.h>
@@ -104,7 +105,7 @@ int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec)
 	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
 			      ctrl | PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
 	for (int i = 0; i < nvec; i++)
-		msix_write_entry(table, entries[i].entry, entries[i].vector, apic_id());
+		msix_write_entry(table, entries[i].entry, entries[i].vector, cpu_to_apicid(0));
 	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS,
 			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
 	pdev->msix_enabled = true;
@@ -135,6 +136,7 @@ int pci_msix_set_cpu(struct pci_dev *pdev, u16 entry, int irq, unsigned int cpu)
 		PCI_MSIX_ENTRY_CTRL_MASKBIT;
 	msix_write_entry(table, entry, irq, cpu_to_apicid(cpu));
 	iounmap(table);
+	irq_affinity_set_by_driver((unsigned int)irq, cpu);
 	return 0;
 }
 

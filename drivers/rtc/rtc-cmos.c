@@ -1,6 +1,6 @@
 /*
  * rtc-cmos.c: the PC's CMOS clock (MC146818; QEMU: -rtc base=...) as the
- * rtc_cmos platform driver (Linux 2.6.20's drivers/rtc/rtc-cmos.c). The
+ * rtc_cmos platform driver (Linux 2.6.21's drivers/rtc/rtc-cmos.c). The
  * probe reads the time once and says it, as Linux's hctosys does at boot,
  * and registers the clock in the rtc class (rtc0).
  */

@@ -165,7 +165,7 @@ static int wait_for_input(struct tty_struct *tty, unsigned int amt, unsigned lon
 			break;
 		if (signal_pending() || user_signal_pending()) { /* ^C, or a process's signal */
 			finish_wait(&tty->read_wait, &wait);
-			return -EINTR;
+			return user_signal_pending() ? -ERESTARTSYS : -EINTR;
 		}
 		schedule_timeout_interruptible(1);
 		local_irq_enable();
@@ -221,6 +221,30 @@ static ssize_t read_raw(struct tty_struct *tty, char *buf, size_t n, bool nonblo
  * A command that reads a tty (cat /dev/hvc0) lets the big kernel lock go
  * while it waits for input, as 2.6's schedule() let it go for any sleep.
  */
+/*
+ * 2.6's job_control: a process of a background group that reads its terminal
+ * gets SIGTTIN (its whole group stops), or EIO if it ignores the signal or
+ * no shell could continue it.
+ */
+static int job_control(struct tty_struct *tty)
+{
+	struct task_struct *me = current;
+	unsigned long flags;
+	int err = 0;
+
+	if (!me->user.mm || !tty->pgrp || me->user.pgrp == tty->pgrp ||
+	    (tty->session && tty->session != me->user.session))
+		return 0;
+	flags = local_irq_save();
+	if (sig_ignored_or_blocked(SIGTTIN) || is_orphaned_pgrp(me->user.pgrp))
+		err = -EIO;
+	local_irq_restore(flags);
+	if (err)
+		return err;
+	kill_pgrp(me->user.pgrp, SIGTTIN);
+	return -ERESTARTSYS;
+}
+
 ssize_t tty_read(struct tty_struct *tty, char *buf, size_t n, bool nonblock)
 {
 	unsigned long flags;
@@ -229,6 +253,9 @@ ssize_t tty_read(struct tty_struct *tty, char *buf, size_t n, bool nonblock)
 
 	if (!n)
 		return 0;
+	r = job_control(tty);
+	if (r)
+		return r;
 	depth = release_kernel_lock();
 	flags = local_irq_save();
 	if (!(tty->termios.c_lflag & ICANON)) {
@@ -418,7 +445,7 @@ static long tty_file_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	return r;
 }
 
-static unsigned int tty_file_poll(struct file *file)
+static unsigned int tty_file_poll(struct file *file, struct poll_table_struct *wait)
 {
 	struct tty_struct *tty = tty_from_file(file);
 	unsigned int mask;

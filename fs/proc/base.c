@@ -200,6 +200,8 @@ static char task_state(const struct task_struct *p)
 {
 	if (p->user.exit_state)
 		return 'Z';
+	if (p->user.stopped)
+		return 'T';
 	if (p->state == TASK_RUNNING)
 		return 'R';
 	return p->state == TASK_UNINTERRUPTIBLE ? 'D' : 'S';
@@ -209,6 +211,7 @@ static const char *state_name(char s)
 {
 	return s == 'R' ? "running" : s == 'D' ? "disk sleep"
 			      : s == 'Z'       ? "zombie"
+			      : s == 'T'       ? "stopped"
 					       : "sleeping";
 }
 
@@ -288,10 +291,10 @@ static size_t show_maps(struct task_struct *p, char *buf, size_t size)
 	list_for_each_entry(v, &p->user.mm->mmap, vm_list) {
 		size_t start = n;
 
-		n += scnprintf(buf + n, size - n, "%08lx-%08lx %c%c%cp %08lx 00:00 0 ", v->vm_start,
+		n += scnprintf(buf + n, size - n, "%08lx-%08lx %c%c%c%c %08lx 00:00 0 ", v->vm_start,
 			       v->vm_end, v->vm_flags & VM_READ ? 'r' : '-',
 			       v->vm_flags & VM_WRITE ? 'w' : '-', v->vm_flags & VM_EXEC ? 'x' : '-',
-			       v->vm_pgoff << PAGE_SHIFT);
+			       v->vm_flags & VM_SHARED ? 's' : 'p', v->vm_pgoff << PAGE_SHIFT);
 		if (v->vm_name)
 			n += scnprintf(buf + n, size - n, "%*s%s", (int)(49 - (n - start) > 0 ? 49 - (n - start) : 1), "",
 				       v->vm_name);

@@ -103,6 +103,8 @@ struct inode *proc_sys_new_inode(struct super_block *sb, struct ctl_table *t)
 	return inode;
 }
 
+struct inode *proc_sys_root_inode(struct super_block *sb) { return proc_sys_new_inode(sb, NULL); }
+
 struct inode *proc_sys_parent(struct inode *inode)
 {
 	struct ctl_table *t = table_of(inode);

@@ -18,6 +18,7 @@
 struct proc_entry {
 	const char *name;
 	size_t (*show)(char *buf, size_t size);
+	struct inode *(*dir_inode)(struct super_block *sb); /* a directory instead: its inode */
 };
 
 /* Sorted by name: readdir walks them in order. */
@@ -28,12 +29,13 @@ static const struct proc_entry proc_entries[] = {
 	{ "interrupts", show_interrupts },
 	{ "iomem", proc_show_iomem },
 	{ "ioports", proc_show_ioports },
+	{ "irq", NULL, proc_irq_root_inode },
 	{ "loadavg", proc_show_loadavg },
 	{ "lockdep_stats", proc_show_lockdep_stats },
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
 	{ "stat", proc_show_stat },
-	{ "sys", NULL }, /* a directory: /proc/sys (fs/proc/proc_sysctl.c) */
+	{ "sys", NULL, proc_sys_root_inode }, /* fs/proc/proc_sysctl.c */
 	{ "uptime", proc_show_uptime },
 	{ "version", proc_show_version },
 };
@@ -81,8 +83,8 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(proc_entries); i++) {
 		if (strcmp(proc_entries[i].name, name) == 0) {
-			*out = proc_entries[i].show ? proc_new_inode(dir->i_sb, &proc_entries[i])
-						    : proc_sys_new_inode(dir->i_sb, NULL);
+			*out = proc_entries[i].dir_inode ? proc_entries[i].dir_inode(dir->i_sb)
+							 : proc_new_inode(dir->i_sb, &proc_entries[i]);
 			return *out ? 0 : -ENOMEM;
 		}
 	}
@@ -99,7 +101,7 @@ static int proc_readdir(struct file *file, const char *after, struct vfs_dirent 
 			if (have_pid && strcmp(pid.name, proc_entries[i].name) < 0)
 				break;
 			strscpy(out->name, proc_entries[i].name, sizeof(out->name));
-			out->type = proc_entries[i].show ? S_IFREG : S_IFDIR;
+			out->type = proc_entries[i].dir_inode ? S_IFDIR : S_IFREG;
 			return 1;
 		}
 	}
@@ -150,6 +152,8 @@ static void proc_evict_inode(struct inode *inode)
 {
 	if (proc_pid_inode(inode))
 		proc_pid_evict(inode);
+	else if (proc_irq_inode(inode))
+		proc_irq_evict(inode);
 	else if (proc_sys_inode(inode))
 		proc_sys_evict(inode);
 	kfree(inode);
@@ -157,6 +161,8 @@ static void proc_evict_inode(struct inode *inode)
 
 static struct inode *proc_get_parent(struct inode *inode)
 {
+	if (proc_irq_inode(inode))
+		return proc_irq_parent(inode);
 	if (proc_sys_inode(inode))
 		return proc_sys_parent(inode);
 	return proc_entry_of(inode) ? igrab(inode->i_sb->s_root) : NULL;

@@ -82,17 +82,17 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 {
 	struct ramfs_inode *ri = RAMFS_I(inode);
 
-	if (size > inode->i_size) {
+	mutex_lock(&sbi(ri)->data_lock);
+	if (size > inode->i_size)
 		inode->i_size = size; /* a hole up to the new end */
-		return 0;
-	}
-	ramfs_truncate_pages(ri, size);
+	else
+		ramfs_truncate_pages(ri, size);
+	mutex_unlock(&sbi(ri)->data_lock);
 	return 0;
 }
 
-static ssize_t ramfs_read(struct file *file, char *buf, size_t n, loff_t *pos)
+static ssize_t __ramfs_read(struct ramfs_inode *ri, char *buf, size_t n, loff_t *pos)
 {
-	struct ramfs_inode *ri = RAMFS_I(file->f_path.inode);
 	size_t done = 0;
 
 	if (*pos >= ri->vfs_inode.i_size)
@@ -112,9 +112,8 @@ static ssize_t ramfs_read(struct file *file, char *buf, size_t n, loff_t *pos)
 	return (ssize_t)done;
 }
 
-static ssize_t ramfs_write(struct file *file, const char *buf, size_t n, loff_t *pos)
+static ssize_t __ramfs_write(struct ramfs_inode *ri, const char *buf, size_t n, loff_t *pos)
 {
-	struct ramfs_inode *ri = RAMFS_I(file->f_path.inode);
 	size_t done = 0;
 
 	while (done < n) {
@@ -134,6 +133,29 @@ static ssize_t ramfs_write(struct file *file, const char *buf, size_t n, loff_t 
 			ri->vfs_inode.i_size = *pos;
 	}
 	return (ssize_t)done;
+}
+
+/* Under the mount's data_lock: another console, or a process, may write or truncate at once. */
+static ssize_t ramfs_read(struct file *file, char *buf, size_t n, loff_t *pos)
+{
+	struct ramfs_inode *ri = RAMFS_I(file->f_path.inode);
+	ssize_t ret;
+
+	mutex_lock(&sbi(ri)->data_lock);
+	ret = __ramfs_read(ri, buf, n, pos);
+	mutex_unlock(&sbi(ri)->data_lock);
+	return ret;
+}
+
+static ssize_t ramfs_write(struct file *file, const char *buf, size_t n, loff_t *pos)
+{
+	struct ramfs_inode *ri = RAMFS_I(file->f_path.inode);
+	ssize_t ret;
+
+	mutex_lock(&sbi(ri)->data_lock);
+	ret = __ramfs_write(ri, buf, n, pos);
+	mutex_unlock(&sbi(ri)->data_lock);
+	return ret;
 }
 
 const struct file_operations ramfs_file_operations = {

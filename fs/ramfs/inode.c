@@ -53,8 +53,11 @@ static struct ramfs_inode *ramfs_new_inode(struct super_block *sb, const char *n
 static void ramfs_free(struct ramfs_inode *ri)
 {
 	struct ramfs_inode *parent = ri->parent;
+	struct ramfs_sb_info *s = ri->vfs_inode.i_sb->s_fs_info;
 
+	mutex_lock(&s->data_lock);
 	ramfs_truncate_pages(ri, 0);
+	mutex_unlock(&s->data_lock);
 	kfree(ri->link);
 	kfree(ri->name);
 	kfree(ri);
@@ -397,6 +400,7 @@ int ramfs_get_sb(struct file_system_type *fs, const char *dev_name, struct super
 		goto out_free;
 	sb->s_fs_info = s;
 	s->max_pages = default_max_pages();
+	mutex_init(&s->data_lock);
 	root = ramfs_new_inode(sb, "", S_IFDIR | 0755, 0);
 	if (!root)
 		goto out_free;

@@ -3,6 +3,7 @@
 #define FS_RAMFS_INTERNAL_H
 
 #include <kobold/fs.h>
+#include <kobold/mutex.h>
 #include <kobold/rbtree.h>
 
 /* One file, directory, link or device node; the data lives in whole pages. */
@@ -23,6 +24,12 @@ struct ramfs_sb_info {
 	unsigned long max_pages;
 	unsigned long used_pages;
 	unsigned long next_ino;
+	/*
+	 * Its files' data (pages, nr_slots, i_size, i_blocks) and used_pages,
+	 * across read, write and truncate: 2.6 took the inode's i_mutex around
+	 * a write and a truncate, and shmem's stat_lock around the count.
+	 */
+	struct mutex data_lock;
 };
 
 static inline struct ramfs_inode *RAMFS_I(struct inode *inode)

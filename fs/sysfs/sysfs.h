@@ -8,8 +8,8 @@
 #include <kobold/sysfs.h>
 
 /*
- * The tree: every node's links, children and flags (2.6.22's sysfs_mutex;
- * 2.6.10-2.6.21 locked each directory's inode, i_sem then i_mutex). Held
+ * The tree: every node's links, children and flags (2.6.23's sysfs_mutex;
+ * 2.6.10-2.6.22 locked each directory's inode, i_sem then i_mutex). Held
  * by each call that walks or changes the tree, never while an attribute's
  * show() or store() runs, so those may add and remove files.
  */

@@ -25,14 +25,15 @@
 #ifndef __ASSEMBLER__
 #include <kobold/types.h>
 
+/* This CPU's own GDT (2.6's per-CPU gdt_page), filled and loaded. */
 void gdt_init(void);
 void idt_init(void);
 void idt_load(void); /* the table idt_init filled, on another CPU */
-/* The boot CPU's TSS (the only CPU that runs user space): loaded with ltr. */
+/* This CPU's TSS (2.6's per-CPU init_tss), loaded with ltr; SSE turned on. */
 void tss_init(void);
-/* The kernel stack a trap from ring 3 starts on: the running task's. */
+/* The kernel stack a trap from ring 3 starts on, in this CPU's TSS: the running task's. */
 void load_esp0(unsigned long esp0);
-/* A task's three TLS descriptors into the GDT's slots 6-8. */
+/* A task's three TLS descriptors into this CPU's GDT slots 6-8. */
 void load_TLS(const u64 tls[GDT_ENTRY_TLS_ENTRIES]);
 #endif
 

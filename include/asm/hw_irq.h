@@ -19,6 +19,7 @@ struct hw_interrupt_type {
 	bool (*ack)(unsigned int irq);	   /* before the handlers; false: spurious, drop it */
 	void (*end)(unsigned int irq);	   /* after the handlers: EOI */
 	int (*set_type)(unsigned int irq, unsigned int type);
+	void (*set_affinity)(unsigned int irq, unsigned int cpu); /* sends it to that CPU now */
 };
 
 /* The controller of a line; its typename names the line in /proc/interrupts. */

@@ -17,6 +17,12 @@ struct kiocb {
 	struct file *ki_filp;
 	void (*ki_complete)(struct kiocb *iocb, ssize_t res);
 	void *private; /* the caller's */
+	/*
+	 * More follow from the same submitter (Linux's plug): the device's
+	 * notification waits for vfs_aio_commit, so that a batch costs one and
+	 * adjacent requests can merge.
+	 */
+	bool ki_more;
 	/* The block device's, while the kiocb is in flight. */
 	size_t ki_nbytes;
 	unsigned int ki_pending; /* requests not yet ended */
@@ -30,7 +36,15 @@ struct kiocb {
 
 ssize_t vfs_aio_read(struct kiocb *iocb, char *buf, size_t n, loff_t pos);
 ssize_t vfs_aio_write(struct kiocb *iocb, const char *buf, size_t n, loff_t pos);
+/* Announces what was submitted on f with ki_more set (Linux's blk_finish_plug). */
+void vfs_aio_commit(struct file *f);
 /* True if the file takes asynchronous reads (write: writes). */
 bool file_can_aio(struct file *f, bool write);
+
+struct mm_struct;
+/* Linux's fs.aio-nr and fs.aio-max-nr: events reserved by every io_setup, and the limit (65536). */
+extern unsigned long aio_nr, aio_max_nr;
+/* At the last user of an address space: destroys its contexts (fs/aio.c), waiting for their I/O. */
+void exit_aio(struct mm_struct *mm);
 
 #endif

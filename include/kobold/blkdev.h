@@ -48,6 +48,12 @@ struct request {
 	 * blk_commit(). Off by default: every request is announced.
 	 */
 	bool more;
+	/*
+	 * Set by the driver: rq rides in another request's transfer (a back
+	 * merge). The stat file counts it in merges, not in I/Os, as Linux
+	 * counts a bio merged into a request (fields 2 and 6).
+	 */
+	bool merged;
 };
 
 struct block_device_operations {
@@ -64,8 +70,8 @@ struct block_device_operations {
 
 /* The counters /sys/class/block/NAME/stat shows, in Linux's order. */
 struct disk_stats {
-	unsigned long ios[2]; /* reads, writes completed */
-	unsigned long merges[2];
+	unsigned long ios[2];	 /* reads, writes completed */
+	unsigned long merges[2]; /* requests merged into another (rq->merged) */
 	unsigned long sectors[2];
 	unsigned long ticks[2]; /* milliseconds spent */
 	unsigned long in_flight;

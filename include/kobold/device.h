@@ -162,7 +162,7 @@ struct device {
 	struct klist_node knode_bus;	/* in bus->klist_devices */
 	struct klist_node knode_driver; /* in driver->klist_devices */
 	/*
-	 * Held around probe, remove, bind and unbind (2.6.11-2.6.34's dev->sem;
+	 * Held around probe, remove, bind and unbind (2.6.13-2.6.34's dev->sem;
 	 * a parent's before its child's, lockdep's subclass the depth).
 	 */
 	struct semaphore sem;
@@ -328,7 +328,7 @@ struct class_device {
 	char class_id[BUS_ID_SIZE];
 	/* NULL-ended; made before the add event, so udev's rules see them (2.6.18's groups). */
 	const struct attribute_group **groups;
-	/* The core's uevent and dev files, owned by the class's module (as 2.6.16's). */
+	/* The core's uevent and dev files, owned by the class's module (as 2.6.15's). */
 	struct class_device_attribute uevent_attr, devt_attr;
 };
 

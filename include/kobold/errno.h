@@ -40,6 +40,22 @@
 #define EOPNOTSUPP 95
 #define ENOTSOCK 88
 #define EAFNOSUPPORT 97
+#define EMSGSIZE 90
+#define ENOPROTOOPT 92
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
+#define EADDRINUSE 98
+#define ENOBUFS 105
+
+/*
+ * A sleeping system call a signal interrupted (Linux's include/linux/errno.h):
+ * never seen by user space. On the way out do_signal turns it into EINTR or
+ * runs the call again, as 2.6 i386's signal.c.
+ */
+#define ERESTARTSYS 512		  /* again after a handler with SA_RESTART, or none */
+#define ERESTARTNOINTR 513	  /* always again */
+#define ERESTARTNOHAND 514	  /* again only if no handler ran */
+#define ERESTART_RESTARTBLOCK 516 /* EINTR after a handler; else restart_syscall */
 
 /* strerror-style text for a positive or negative errno ("No such device"). */
 const char *kstrerror(int err);

@@ -44,5 +44,7 @@ bool fd_get_cloexec(const struct files_struct *files, int fd);
 void close_on_exec(struct files_struct *files);
 /* Another reference to an open file (dup, fork): the file stays open until the last close. */
 struct file *get_file(struct file *file);
+/* Drops a reference get_file took; the last one closes the file. */
+void fput(struct file *file);
 
 #endif

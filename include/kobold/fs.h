@@ -44,8 +44,14 @@ typedef s64 loff_t;
 #define O_TRUNC 01000
 #define O_APPEND 02000
 #define O_NONBLOCK 04000
+#define O_DIRECT 040000 /* block devices only: no cache, aligned transfers (fs/direct-io.c) */
 #define O_DIRECTORY 0200000
 #endif
+
+/* lseek()'s whence, Linux's values. */
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
 
 #define PATH_MAX 4096 /* with its NUL, as Linux */
 #define NAME_MAX 255
@@ -96,21 +102,38 @@ struct inode_operations {
 };
 
 struct kiocb;
+struct poll_table_struct;
+struct vm_area_struct;
+
+/*
+ * fop_flags: FOP_USER_BUFFERS says read and write take user pointers, as
+ * every driver's did in Linux 2.6 (char __user *), to be reached only
+ * through copy_to_user and copy_from_user. Without it they take kernel
+ * pointers (the system calls copy through a kernel buffer).
+ */
+#define FOP_USER_BUFFERS 0x1
 
 struct file_operations {
 	struct module *owner; /* pinned while a file is open with these operations */
+	unsigned int fop_flags;
 	int (*open)(struct inode *inode, struct file *file);
 	ssize_t (*read)(struct file *file, char *buf, size_t n, loff_t *pos);
 	ssize_t (*write)(struct file *file, const char *buf, size_t n, loff_t *pos);
 	/* Optional, asynchronous (<kobold/aio.h>): the result, or -EIOCBQUEUED and a completion. */
 	ssize_t (*aio_read)(struct kiocb *iocb, char *buf, size_t n, loff_t pos);
 	ssize_t (*aio_write)(struct kiocb *iocb, const char *buf, size_t n, loff_t pos);
+	/* Optional: tells the device of what aio_read/aio_write held back (kiocb's ki_more). */
+	void (*aio_commit)(struct file *file);
 	/* The first entry whose name sorts after `after` (NULL: the first): 1, 0 at the end. */
 	int (*readdir)(struct file *file, const char *after, struct vfs_dirent *out);
 	int (*release)(struct inode *inode, struct file *file);
+	/* Optional: a device's mmap: sets vma->vm_ops (its fault gives the pages), or an error. */
+	int (*mmap)(struct file *file, struct vm_area_struct *vma);
+	/* Optional: the new position for lseek(off, whence), or -EINVAL; without it, as always. */
+	loff_t (*llseek)(struct file *file, loff_t off, int whence);
 	/* Optional, for processes: a device's ioctl (-ENOTTY without), poll's ready mask. */
 	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
-	unsigned int (*poll)(struct file *file);
+	unsigned int (*poll)(struct file *file, struct poll_table_struct *wait); /* <kobold/poll.h> */
 };
 
 /*
@@ -249,6 +272,9 @@ int vfs_open_path(const struct path *p, unsigned int flags, struct file **out);
 void vfs_close(struct file *file);
 ssize_t vfs_read(struct file *file, char *buf, size_t n);
 ssize_t vfs_write(struct file *file, const char *buf, size_t n);
+/* A user buffer (below TASK_SIZE, checked by the caller) for a FOP_USER_BUFFERS file. */
+ssize_t vfs_read_user(struct file *file, char *buf, size_t n);
+ssize_t vfs_write_user(struct file *file, const char *buf, size_t n);
 loff_t vfs_llseek(struct file *file, loff_t pos);
 int vfs_readdir(struct file *file, struct vfs_dirent *out);
 int vfs_fstat(struct file *file, struct kstat *st);

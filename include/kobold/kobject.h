@@ -57,9 +57,9 @@ struct kset_hotplug_ops {
 
 /*
  * A set of kobjects of one kind, itself a kobject (a directory). Linux
- * 2.6.0-2.6.22 wrapped it in a struct subsystem whose rwsem guarded the
- * list; Kobold keeps the kset alone and the rwsem in it (2.6.23 turned it
- * into the kset's list_lock spinlock).
+ * 2.6.0-2.6.21 wrapped it in a struct subsystem whose rwsem guarded the
+ * list until 2.6.12 gave the kset a list_lock spinlock for it; Kobold keeps
+ * the kset alone and the rwsem in it, as 2.6.0-2.6.11 took it.
  */
 struct kset {
 	struct kobj_type *ktype;   /* type of the members, if uniform */

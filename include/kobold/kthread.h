@@ -33,7 +33,7 @@ bool kthread_should_stop(void);
 
 /*
  * A new thread bound to cpu, named by namefmt with the CPU's number for its
- * %u ("watchdog/%u"), not yet running (Linux 3.6's kthread_create_on_cpu:
+ * %u ("watchdog/%u"), not yet running (Linux 3.7's kthread_create_on_cpu:
  * 2.6 called kthread_create, then kthread_bind, include/kobold/sched.h).
  */
 struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data), void *data,

@@ -32,10 +32,16 @@ int proc_pid_lookup(struct inode *dir, const char *name, struct inode **out);
 int proc_pid_readdir(const char *after, struct vfs_dirent *out);
 bool proc_pid_inode(struct inode *inode);
 void proc_pid_evict(struct inode *inode);
+/* fs/proc/irq.c: /proc/irq, a directory per interrupt line with its smp_affinity. */
+struct super_block;
+struct inode *proc_irq_root_inode(struct super_block *sb);
+struct inode *proc_irq_parent(struct inode *inode);
+bool proc_irq_inode(struct inode *inode);
+void proc_irq_evict(struct inode *inode);
 /* fs/proc/proc_sysctl.c: /proc/sys (t NULL) and the ctl_table entries below it. */
 struct ctl_table;
-struct super_block;
 struct inode *proc_sys_new_inode(struct super_block *sb, struct ctl_table *t);
+struct inode *proc_sys_root_inode(struct super_block *sb);
 struct inode *proc_sys_parent(struct inode *inode);
 bool proc_sys_inode(struct inode *inode);
 void proc_sys_evict(struct inode *inode);

@@ -48,6 +48,11 @@ struct user_task {
 	u64 blocked, pending; /* signal bit (sig - 1) */
 	u64 saved_blocked;    /* sigsuspend's: back after the handler */
 	bool restore_blocked;
+	int orig_eax;	      /* the system call being returned from, else -1 (Linux's regs->orig_eax) */
+	bool stopped;	      /* by a stop signal, until SIGCONT (Linux's TASK_STOPPED) */
+	int stop_signal;      /* what stopped it, for wait4's WUNTRACED; 0 once told */
+	bool continued;	      /* SIGCONT resumed it: wait4's WCONTINUED not told yet */
+	u64 restart_deadline; /* restart_syscall's: an interrupted sleep's end (2.6's restart_block) */
 	int tgid, pgrp, session;
 	unsigned int uid, euid, gid, egid;
 	unsigned long nproc_limit;     /* RLIMIT_NPROC */
@@ -148,6 +153,15 @@ int select_task_rq(struct rq *rqs, unsigned int nr, const struct task_struct *p,
 struct task_struct *steal_candidate(struct rq *src, unsigned int cpu);
 /* Moves a queued thread that is not running from its queue to dst's. */
 void migrate_task(struct rq *src, struct rq *dst, struct task_struct *p);
+/*
+ * Load balancing (2.6's find_busiest_queue and pull_task): the active queue
+ * with the most runnable threads, if it has two or more than this CPU's,
+ * with *imbalance, half the difference, the threads to move; else NULL.
+ */
+struct rq *find_busiest_queue(struct rq *rqs, unsigned int nr, unsigned int this_cpu,
+			      unsigned int *imbalance);
+/* Moves up to max threads that may run on dst's CPU and are not running; how many moved. */
+unsigned int pull_tasks(struct rq *src, struct rq *dst, unsigned int max);
 
 /* Every task there is, for `ps` (kernel/runqueue.c). */
 extern struct list_head task_list;
@@ -196,6 +210,16 @@ extern struct rq runqueues[NR_CPUS];
 static inline unsigned int task_cpu(const struct task_struct *p) { return p->cpu; }
 /* Pins a thread that has not run yet to one CPU (2.6's kthread_bind). */
 void kthread_bind(struct task_struct *p, unsigned int cpu);
+/*
+ * The CPUs p may run on (2.6's set_cpus_allowed): if it is on another, it
+ * moves now, through that CPU's [migration/N] if it is running there; may
+ * sleep. -EINVAL if no CPU of the mask is online (nothing changes).
+ */
+int set_cpus_allowed(struct task_struct *p, unsigned long new_mask);
+/* With the interrupt lock held, p not running: onto dest's queue, or to wake there if it sleeps. */
+void move_task_to(struct task_struct *p, unsigned int dest);
+/* kernel/migration.c: [migration/N] for each online CPU (after smp_init). */
+void migration_init(void);
 /* CPU hotplug: cpu takes no more threads, and every thread on it moves (2.6's migrate_live_tasks). */
 void sched_cpu_deactivate(unsigned int cpu);
 void sched_cpu_activate(unsigned int cpu);

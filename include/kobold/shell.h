@@ -31,13 +31,15 @@ struct shell_cmdline {
 	char *redirect;
 	bool append;			/* ">>": write at the end instead of replacing */
 	const char *next;		/* after a ';': the rest of the line, else NULL */
+	int status;			/* the last command's status: what `$?` reads */
 	char words[SHELL_LINE_MAX * 2]; /* each word and its NUL */
 };
 
 /*
  * Splits line (at most SHELL_LINE_MAX - 1 bytes are read) into cl's words,
  * up to the end or the first unquoted ';' (cl->next is then what follows
- * it). On error returns -EINVAL and sets *err to the message.
+ * it); `$?` becomes cl->status. On error returns -EINVAL and sets *err to
+ * the message.
  */
 int shell_parse(const char *line, struct shell_cmdline *cl, const char **err);
 

@@ -12,8 +12,21 @@ struct shell_fs {
 	char cwd_buf[PATH_MAX];
 };
 
+#define SHELL_MAX_FDS 16
+
+/* A shell's open files (open, read, write, close, fds): each console's own, as a process's. */
+struct shell_files {
+	struct shell_file {
+		struct file *of;
+		char *path;
+	} fd[SHELL_MAX_FDS];
+};
+
 /* The running shell's (shell.c). */
 struct shell_fs *shell_fs_current(void);
+struct shell_files *shell_files_current(void);
+/* Closes what the shell left open (the shell ends). */
+void shell_files_exit(struct shell_files *files);
 /* Lets go of the working directory (the shell ends). */
 void shell_fs_exit(struct shell_fs *fs);
 /* The shell's working directory, for the prompt. */

@@ -108,10 +108,22 @@ struct pt_regs;
 int send_sig(int sig, struct task_struct *p);
 /* Sends sig to every process of group pgrp: 0, or -ESRCH if none (the tty's ^C). */
 int kill_pgrp(int pgrp, int sig);
+/*
+ * 2.6's is_orphaned_pgrp: no process of the group has its parent in another
+ * group of the same session, so no shell could continue it if it stopped.
+ * Interrupts off.
+ */
+bool is_orphaned_pgrp(int pgrp);
+/* The current process ignores or blocks sig. */
+bool sig_ignored_or_blocked(int sig);
+/* exit.c: a child stopped or continued: SIGCHLD (unless SA_NOCLDSTOP), and its waiting parent looks. */
+void notify_parent_cldstop(struct task_struct *p);
 /* An unblocked signal waits for p. */
 bool task_sigpending(struct task_struct *p);
 /* On the way back to user mode: runs the default action or sets up the handler's frame. */
 void do_signal(struct pt_regs *regs);
+/* Last on the way out: a call interrupted with -ERESTART* and no handler run starts again. */
+void syscall_restart(struct pt_regs *regs);
 /* A fault in user mode: sig now, even if blocked or ignored (it would fault again). */
 void force_sig(int sig, struct task_struct *p);
 struct sighand_struct *sighand_alloc(const struct sighand_struct *copy);

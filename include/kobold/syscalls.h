@@ -97,13 +97,6 @@ long do_fork(unsigned long flags, unsigned long newsp, struct pt_regs *regs, u32
 long do_set_thread_area(struct task_struct *p, u32 u_info);
 /* switch_to's companion: the next task's page directory, kernel stack, TLS and FPU. */
 void switch_user_state(struct task_struct *prev, struct task_struct *next);
-/*
- * Processes run on the boot CPU only: the one TSS and the GDT's TLS slots
- * are loaded there (docs/differences.md). The running thread, about to
- * become a process, moves there; a new process's thread is bound there.
- */
-void move_to_boot_cpu(void);
-void bind_to_boot_cpu(struct task_struct *p);
 /* The task whose exit panics: PID 1 once it is a process. */
 bool is_global_init(struct task_struct *p);
 /* mm/oom_kill.c: no page for a fault: the largest process is killed. */

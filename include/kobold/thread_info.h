@@ -30,6 +30,7 @@ struct thread_info {
 	volatile int preempt_count;   /* include/kobold/preempt.h */
 	volatile unsigned long flags; /* TIF_NEED_RESCHED */
 	unsigned long stack_end;      /* STACK_END_MAGIC, the stack's last word */
+	bool uaccess_kernel;	      /* copy_*_user take kernel addresses: 2.6's set_fs(KERNEL_DS) */
 };
 
 #ifdef KOBOLD_HOST

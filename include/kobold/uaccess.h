@@ -12,15 +12,23 @@
 #include <kobold/errno.h>
 #include <kobold/mm_types.h>
 #include <kobold/string.h>
+#include <kobold/thread_info.h>
 #include <kobold/types.h>
 
 #define __user
 
+/*
+ * Below TASK_SIZE; or anywhere while the thread has uaccess_kernel set,
+ * which the VFS does around a driver's read or write called with a kernel
+ * buffer (fs/read_write.c), as 2.6's set_fs(KERNEL_DS) raised addr_limit.
+ */
 static inline bool access_ok(const void __user *addr, unsigned long size)
 {
 	unsigned long a = (unsigned long)addr;
 
-	return a + size >= a && a + size <= TASK_SIZE;
+	if (a + size < a)
+		return false;
+	return a + size <= TASK_SIZE || current_thread_info()->uaccess_kernel;
 }
 
 /* kernel/uaccess.S: bytes not copied (0 on success). */

@@ -41,9 +41,9 @@ static inline void init_waitqueue_head(struct wait_queue_head *wq)
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 /*
- * Sleeps until wake_up() has marked the entry (or, if interruptible, until
- * Ctrl-C): -EINTR then, else 0. A wake-up between prepare_to_wait and this
- * call is not lost.
+ * Sleeps until wake_up() has marked the entry, or kthread_stop() has asked
+ * the thread to end (or, if interruptible, until Ctrl-C): -EINTR then, else
+ * 0. A wake-up between prepare_to_wait and this call is not lost.
  */
 int schedule_wait(struct wait_queue_entry *wait, bool interruptible);
 /* Wakes every waiter; any context, interrupt handlers included. */

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import zlib
 
 MODULES = ["virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
            "virtio_pci", "virtio_blk"]
@@ -114,8 +115,11 @@ def initramfs(cache, root, extra=None):
     """Builds the gzip'd initramfs with busybox, the modules, /init and the extra
     files ({name in the archive: host path}, directories made as needed); again
     only when one of those is newer."""
-    path = os.path.join(cache, "initramfs.cpio.gz")
     extra = extra or {}
+    # One archive per set of extra files: make bench, usertests-linux and aiotests-linux
+    # each ask for their own, and a cached one must hold every file asked for.
+    key = zlib.crc32("\0".join(sorted(extra)).encode())
+    path = os.path.join(cache, "initramfs-%08x.cpio.gz" % key)
     if os.path.exists(path) and all(os.path.getmtime(p) < os.path.getmtime(path)
                                     for p in extra.values()):
         return path

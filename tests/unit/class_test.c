@@ -175,7 +175,7 @@ static void class_device_links_to_device_and_back(struct ktest *t)
 	kfree(c);
 }
 
-/* 2.6.14's class_device.parent: the child's directory is inside its parent's. */
+/* 2.6.15's class_device.parent (51d172d5f3a): the child's directory is inside its parent's. */
 static void class_device_inside_its_parent(struct ktest *t)
 {
 	struct tcd *p = tcd_new(&kt_class, "ktpar"), *c = tcd_new(&kt_class, "ktkid");

@@ -171,7 +171,7 @@ static void devres_kfree_and_remove_action(struct ktest *t)
 	KTEST_ASSERT_EQ(t, devm_add_action(dev, undo, "D"), 0);
 	devm_remove_action(dev, undo, "C");
 	get_device(dev);
-	/* At the release, as later kernels; 2.6.21-2.6.33 released them in device_del. */
+	/* At the release, as later kernels; 2.6.21-3.6 released them in device_del. */
 	device_unregister(dev);
 	KTEST_EXPECT_STREQ(t, order, "");
 	put_device(dev); /* the device's release frees what is left */

@@ -1,8 +1,9 @@
 /*
  * runqueue_test.c: the run queue takes turns round robin, falls back to the
  * idle thread, and ends a slice after its ticks; among several CPUs' queues a
- * waking thread goes to an idle CPU it may run on, else the least loaded, and
- * an idle CPU takes only a waiting thread allowed on it.
+ * waking thread goes to an idle CPU it may run on, else the least loaded, an
+ * idle CPU takes only a waiting thread allowed on it, and load balancing
+ * pulls half the difference from the busiest queue, bound threads left.
  */
 #include <kobold/ktest.h>
 #include <kobold/sched.h>
@@ -171,6 +172,42 @@ static void runqueue_an_idle_cpu_takes_only_a_waiting_allowed_thread(struct ktes
 	KTEST_EXPECT_PTR_EQ(t, pick_next_task(&rqs[1], &idle[1]), &c);
 }
 
+static void runqueue_balancing_pulls_half_the_difference_from_the_busiest(struct ktest *t)
+{
+	struct task_struct idle[NCPU], a[5], b, c;
+	struct rq rqs[NCPU];
+	unsigned int imbalance = 99;
+
+	cpus_init(rqs, idle);
+	for (int i = 0; i < 5; i++)
+		task_init(&a[i], 10 + i);
+	task_init(&b, 2);
+	task_init(&c, 3);
+	KTEST_EXPECT_PTR_EQ(t, find_busiest_queue(rqs, NCPU, 1, &imbalance), NULL); /* all idle */
+	run_on(rqs, 0, &a[0]);
+	KTEST_EXPECT_PTR_EQ(t, find_busiest_queue(rqs, NCPU, 1, &imbalance), NULL); /* 1 vs 0 */
+	enqueue_task(&rqs[0], &a[1]);
+	enqueue_task(&rqs[0], &a[2]);
+	enqueue_task(&rqs[0], &a[3]);
+	a[1].cpus_allowed = 1UL << 0; /* bound to CPU 0: stays */
+	run_on(rqs, 1, &b);
+	run_on(rqs, 2, &c);
+	KTEST_EXPECT_PTR_EQ(t, find_busiest_queue(rqs, NCPU, 1, &imbalance), &rqs[0]);
+	KTEST_EXPECT_EQ(t, imbalance, 1); /* 4 against 1: one moves */
+	KTEST_EXPECT_EQ(t, pull_tasks(&rqs[0], &rqs[1], imbalance), 1);
+	KTEST_EXPECT_EQ(t, a[2].cpu, 1); /* not a[0], which runs, nor a[1], bound */
+	KTEST_EXPECT_EQ(t, rqs[0].nr_running, 3);
+	KTEST_EXPECT_EQ(t, rqs[1].nr_running, 2);
+	KTEST_EXPECT_PTR_EQ(t, find_busiest_queue(rqs, NCPU, 2, &imbalance), &rqs[0]); /* 3 vs 1 */
+	rqs[0].active = false;							       /* going down: its threads are pushed, not pulled */
+	KTEST_EXPECT_PTR_EQ(t, find_busiest_queue(rqs, NCPU, 2, &imbalance), NULL);
+	rqs[0].active = true;
+	enqueue_task(&rqs[0], &a[4]);
+	KTEST_EXPECT_EQ(t, pull_tasks(&rqs[0], &rqs[2], 5), 2); /* a[3] and a[4]; a[1] stays */
+	KTEST_EXPECT_EQ(t, a[1].cpu, 0);
+	KTEST_EXPECT_EQ(t, rqs[0].nr_running, 2);
+}
+
 static const struct ktest_case runqueue_cases[] = {
 	KTEST_CASE(runqueue_takes_turns_round_robin),
 	KTEST_CASE(runqueue_a_sleeper_leaves_the_queue),
@@ -178,6 +215,7 @@ static const struct ktest_case runqueue_cases[] = {
 	KTEST_CASE(runqueue_a_waking_thread_goes_to_an_idle_cpu),
 	KTEST_CASE(runqueue_the_least_loaded_cpu_takes_a_waking_thread),
 	KTEST_CASE(runqueue_an_idle_cpu_takes_only_a_waiting_allowed_thread),
+	KTEST_CASE(runqueue_balancing_pulls_half_the_difference_from_the_busiest),
 	KTEST_END,
 };
 

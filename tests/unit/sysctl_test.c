@@ -73,6 +73,7 @@ static void the_tree_has_kernel_fs_vm_and_hotplug(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, sysctl_root_table[2].procname, "vm");
 	KTEST_EXPECT_TRUE(t, sysctl_root_table[3].procname == NULL);
 	KTEST_EXPECT_STREQ(t, sysctl_root_table[1].child[0].procname, "hotplug");
+	KTEST_EXPECT_STREQ(t, sysctl_root_table[1].child[1].procname, "pid_max");
 }
 
 static const struct ktest_case sysctl_cases[] = {

@@ -405,7 +405,7 @@ static void owned_cd_release(struct class_device *cd)
 	kfree(cd);
 }
 
-/* 2.6.16's rule: the core's uevent and dev files of a class device pin the class's owner. */
+/* 2.6.15's rule: the core's uevent and dev files of a class device pin the class's owner. */
 static void class_device_files_pin_the_class_owner(struct ktest *t)
 {
 	static struct class owned = {

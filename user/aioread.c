@@ -2,7 +2,8 @@
  * aioread.c: one process reading a file or disk with O_DIRECT and Linux's
  * native AIO, DEPTH requests in flight, as fio's libaio engine does: the
  * anchor for make bench's depth rows. Raw system calls, no libaio, so the
- * same static binary runs on the host and in the Linux guest.
+ * same static i386 binary (make user) runs on Kobold, in the Linux guest
+ * and on the host.
  *
  *   aioread FILE BS_KIB COUNT DEPTH seq|rand
  *
