@@ -141,6 +141,13 @@ def test_helper_path_settings(k):
     assert sh(k, "cat /proc/sys/kernel/hotplug") == "/sbin/other\n"
     assert sh(k, "echo /sbin/hotplug > /proc/sys/kernel/hotplug") == ""
     assert sh(k, "cat /sys/kernel/uevent_helper") == "/sbin/hotplug\n"
+    # the table's other entry, an integer within 2.6's bounds
+    assert sh(k, "cat /proc/sys/kernel/pid_max") == "32768\n"
+    assert "Invalid argument" in sh(k, "echo 300 > /proc/sys/kernel/pid_max")
+    assert "Invalid argument" in sh(k, "echo 12x > /proc/sys/kernel/pid_max")
+    assert sh(k, "echo 4096 > /proc/sys/kernel/pid_max") == ""
+    assert sh(k, "cat /proc/sys/kernel/pid_max") == "4096\n"
+    assert sh(k, "echo 32768 > /proc/sys/kernel/pid_max") == ""
 
 
 def test_helper_gets_argv_and_env_of_sbd_events(k):
