@@ -32,11 +32,14 @@ static int worker_thread(void *data)
 
 static int start_worker(struct workqueue_struct *wq, unsigned int cpu)
 {
-	struct task_struct *k = kthread_create(worker_thread, wq, "%s/%u", wq->name, cpu);
+	struct task_struct *k = wq->singlethread
+					? kthread_create(worker_thread, wq, "%s", wq->name)
+					: kthread_create(worker_thread, wq, "%s/%u", wq->name, cpu);
 
 	if (IS_ERR(k))
 		return (int)PTR_ERR(k);
-	kthread_bind(k, cpu);
+	if (!wq->singlethread)
+		kthread_bind(k, cpu);
 	wq->worker[cpu] = k;
 	wake_up_process(k);
 	return 0;
@@ -60,6 +63,10 @@ int workqueue_start_worker(struct workqueue_struct *wq)
 	unsigned int cpu;
 	int err;
 
+	if (wq->singlethread) { /* its one worker stays when CPUs come and go */
+		INIT_LIST_HEAD(&wq->list);
+		return start_worker(wq, 0);
+	}
 	for_each_online_cpu(cpu)
 	{
 		err = start_worker(wq, cpu);

@@ -16,6 +16,7 @@
 #include <kobold/fs.h>
 #include <kobold/init.h>
 #include <kobold/initramfs.h>
+#include <kobold/kmod.h>
 #include <kobold/input.h>
 #include <kobold/miscdevice.h>
 #include <kobold/ktest.h>
@@ -138,6 +139,7 @@ void kmain(u32 magic, u32 mbi_phys)
 	system_devices_init(); /* /sys/devices/system: cpuN, timer0, i82590, lapic0, ioapic0 */
 	proc_root_init();      /* /proc: cpuinfo, meminfo, mounts, uptime, ... */
 	populate_rootfs();     /* the tree's etc/ into /etc: udev rules, say */
+	usermodehelper_init(); /* khelper: the programs the kernel starts (2.6's do_basic_setup) */
 	if (!test_suites)      /* the self-tests count every allocation their events make */
 		udevd_init();  /* udev: rules for every event, run as deferred work */
 	chr_dev_init();	       /* mem: null, zero, full, kmsg (char major 1) */
@@ -168,6 +170,7 @@ void kmain(u32 magic, u32 mbi_phys)
 	kmod_init();		/* the aliases: from now on, new devices load their modules */
 	lkdtm_run();		/* a deliberate crash, when asked for */
 	udevd_flush_work();	/* udevd handles the boot's events, as udevadm settle at boot */
+	uevent_helper_init();	/* /sbin/hotplug for each event from now on */
 	pr_info("Boot to the prompt took %lu us\n", (unsigned long)(ktime_get_ns() / 1000));
 	if (init_requested())
 		run_init_process(); /* init=: PID 1 becomes that program */

@@ -5,6 +5,7 @@
  * status returned (Ctrl-C meanwhile sends its group SIGINT).
  */
 #include <kobold/console.h>
+#include <kobold/err.h>
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/fs.h>
@@ -39,6 +40,8 @@ static int console_stdio(struct task_struct *p)
 
 	scnprintf(path, sizeof(path), "/dev/%s", tty ? tty->name : "console");
 	err = vfs_open(NULL, path, O_RDWR, 0, &f);
+	if (err && !tty && p != current)
+		return 0; /* a helper of khelper's, /dev a fresh tmpfs: it runs without, as 2.6's did */
 	if (err)
 		return err;
 	fd_install_from(p->user.files, f, 0, false);
@@ -99,17 +102,19 @@ static int spawn_start(void *data)
 	do_exit_user(126 << 8); /* as sh's status for a program it cannot run */
 }
 
-int spawn_user_program(const char *path, char *const argv[], char *const envp[])
+/*
+ * A new process, not yet running, that will run fn(data) in its own
+ * thread (fn execs); its stdio the caller's console (/dev/console for a
+ * kernel thread with none). The program the shell runs and
+ * call_usermodehelper's (kernel/kmod.c) are made here.
+ */
+struct task_struct *user_process_create(int (*fn)(void *data), void *data, const char *name)
 {
-	struct task_struct *p;
+	struct task_struct *p = create_thread(fn, data, name);
 	int err;
 
-	spawn.path = (char *)path;
-	spawn.argv = (char **)argv;
-	spawn.err = 0;
-	p = create_thread(spawn_start, &spawn, path);
 	if (!p)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	p->flags = 0;
 	err = user_task_init(p);
 	if (!err)
@@ -118,14 +123,34 @@ int spawn_user_program(const char *path, char *const argv[], char *const envp[])
 		put_files(p->user.files);
 		task_list_del(p);
 		put_task_struct(p);
-		return err;
+		return ERR_PTR(err);
 	}
+	return p;
+}
+
+/* The caller is its parent: it gets SIGCHLD and waits (the caller holds the big lock). */
+void user_process_adopt(struct task_struct *p, bool autoreap)
+{
 	p->user.parent = current;
+	p->user.orphan = autoreap; /* a kernel thread parent that never waits: reaped at exit */
 	if (!current->user.children.next)
 		INIT_LIST_HEAD(&current->user.children);
 	list_add_tail(&p->user.sibling, &current->user.children);
 	get_task_struct(p);
 	nr_user_processes++;
+}
+
+int spawn_user_program(const char *path, char *const argv[], char *const envp[])
+{
+	struct task_struct *p;
+
+	spawn.path = (char *)path;
+	spawn.argv = (char **)argv;
+	spawn.err = 0;
+	p = user_process_create(spawn_start, &spawn, path);
+	if (IS_ERR(p))
+		return (int)PTR_ERR(p);
+	user_process_adopt(p, false);
 	wake_up_process(p);
 	return p->pid;
 }

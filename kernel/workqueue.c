@@ -104,13 +104,14 @@ void flush_workqueue(struct workqueue_struct *wq)
 
 void flush_scheduled_work(void) { flush_workqueue(&keventd_wq); }
 
-struct workqueue_struct *create_workqueue(const char *name)
+static struct workqueue_struct *__create_workqueue(const char *name, bool singlethread)
 {
 	struct workqueue_struct *wq = kzalloc(sizeof(*wq));
 
 	if (!wq)
 		return NULL;
 	wq->name = name;
+	wq->singlethread = singlethread;
 	INIT_LIST_HEAD(&wq->pending);
 	init_waitqueue_head(&wq->idle);
 	if (workqueue_start_worker(wq)) {
@@ -118,6 +119,16 @@ struct workqueue_struct *create_workqueue(const char *name)
 		return NULL;
 	}
 	return wq;
+}
+
+struct workqueue_struct *create_workqueue(const char *name)
+{
+	return __create_workqueue(name, false);
+}
+
+struct workqueue_struct *create_singlethread_workqueue(const char *name)
+{
+	return __create_workqueue(name, true);
 }
 
 void destroy_workqueue(struct workqueue_struct *wq)

@@ -3,7 +3,7 @@
 # fs/ files that need processes (system calls, exec, pipes): kernel only.
 FS_KERNEL_ONLY := fs/exec.c fs/pipe.c fs/select.c fs/syscalls.c fs/direct-io.c fs/aio.c
 PORTABLE_SRCS := lib/kstrtox.c lib/cpio.c lib/strutil.c lib/errname.c lib/ktest.c \
-	lib/rbtree.c lib/rtc.c lib/glob.c lib/klist.c kernel/workqueue.c kernel/lockdep.c kernel/resource.c \
+	lib/rbtree.c lib/rtc.c lib/glob.c lib/klist.c kernel/workqueue.c kernel/sysctl.c kernel/lockdep.c kernel/resource.c \
 	lib/spinlock_debug.c kernel/preempt.c kernel/kernel_lock.c kernel/runqueue.c kernel/timer.c \
 	kernel/semaphore.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/waitqueue.c \
 	udev/rules.c udev/event.c lib/kobject.c lib/kobject_uevent.c lib/devmodel_trace.c \

@@ -1,9 +1,9 @@
 # rootfs.mk: `make rootfs`, build/rootfs.cpio: a newc cpio with Debian's
-# unmodified busybox-static for i386, its applet links, /etc and the mount
-# points; `make run` passes it as an initramfs (-initrd) whenever it is built.
+# unmodified busybox-static for i386, its applet links, /etc, the tree's own
+# /sbin programs (scripts/rootfs/sbin: lab 13's hotplug) and the mount points; `make run` passes it as an initramfs (-initrd) whenever it is built.
 ROOTFS := build/rootfs.cpio
 ROOTFS_DIR := build/rootfs
-ROOTFS_ETC := $(sort $(wildcard scripts/rootfs/etc/*))
+ROOTFS_ETC := $(sort $(wildcard scripts/rootfs/etc/*) $(wildcard scripts/rootfs/sbin/*))
 QEMU_INITRD = $(if $(wildcard $(ROOTFS)),-initrd $(ROOTFS))
 
 .PHONY: rootfs

@@ -2,7 +2,9 @@
 """mkrootfs.py: the entry list (scripts/gen_init_cpio.py's format) of the
 root filesystem that `make rootfs` packs: the directories and mount points,
 /bin/busybox with a symlink for each applet where busybox --list-full puts
-it, and the files of scripts/rootfs/etc. The applet list comes from the tree
+it, the files of scripts/rootfs/etc, and those of scripts/rootfs/sbin (the
+tree's own programs, such as lab 13's /sbin/hotplug, mode 0755). The applet
+list comes from the tree
 (the binary is i386 and need not run on the build machine); its names are
 checked against the applet name table inside the binary.
 
@@ -52,6 +54,9 @@ def main():
     for name in sorted(os.listdir(etc)):
         out.append("file /etc/%s %s 0644 0 0" % (name, os.path.abspath(os.path.join(etc, name))))
     out.append("slink /etc/mtab /proc/mounts 0777 0 0")  # busybox df and mount -a read it
+    sbin = os.path.join(os.path.dirname(os.path.abspath(etc)), "sbin")
+    for name in sorted(os.listdir(sbin)) if os.path.isdir(sbin) else []:
+        out.append("file /sbin/%s %s 0755 0 0" % (name, os.path.join(sbin, name)))
     print("\n".join(out))
 
 

@@ -5,6 +5,7 @@
 #include <kobold/clock.h>
 #include <kobold/console.h>
 #include <kobold/errno.h>
+#include <kobold/kmod.h>
 #include <kobold/kobject.h>
 #include <kobold/kobject_uevent.h>
 #include <kobold/mutex.h>
@@ -12,7 +13,9 @@
 #include <kobold/shell.h>
 #include <kobold/shell_fs.h>
 #include <kobold/signal.h>
+#include <kobold/sched.h>
 #include <kobold/slab.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/sysfs.h>
 #include <kobold/udevd.h>
@@ -574,6 +577,18 @@ static int settle_args(int argc, char **argv, unsigned int *timeout)
 	return 0;
 }
 
+/* Kobold's: the events' hotplug helpers started too (not finished: one may never end). */
+static void settle_helpers(u64 end)
+{
+	int depth;
+
+	while (usermodehelper_in_flight() && !signal_pending() && ktime_get_ns() < end) {
+		depth = release_kernel_lock(); /* khelper takes it to start a helper */
+		schedule_timeout_interruptible(1);
+		reacquire_kernel_lock(depth);
+	}
+}
+
 /*
  * Runs queued work (udevd's among it) until udevd has nothing left, the
  * timeout, or Ctrl-C. Given up, it names the events still queued, as udev's
@@ -595,6 +610,7 @@ static int cmd_udevadm_settle(int argc, char **argv)
 			break;
 		udevd_wait_elsewhere(); /* another thread handles one, or is about to: wait */
 	}
+	settle_helpers(end);
 	if (!udevd_busy())
 		return 0;
 	if (ktime_get_ns() >= end) {
@@ -607,9 +623,13 @@ static int cmd_udevadm_settle(int argc, char **argv)
 
 static int cmd_udevadm_control(int argc, char **argv)
 {
+	if (argc == 3 && (strcmp(argv[2], "--exit") == 0 || strcmp(argv[2], "-e") == 0)) {
+		udevd_exit(); /* as systemd's: the daemon stops; events go on to the helper and netlink */
+		return 0;
+	}
 	if (argc != 3 || (strcmp(argv[2], "--reload") != 0 && strcmp(argv[2], "-R") != 0 &&
 			  strcmp(argv[2], "--reload-rules") != 0)) {
-		sh_err("usage: udevadm control --reload\n");
+		sh_err("usage: udevadm control --reload|--exit\n");
 		return 1;
 	}
 	udevd_reload();

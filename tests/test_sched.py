@@ -16,12 +16,12 @@ def thread_rows(ps):
 def boot_threads():
     """The threads every boot has: ttyS0's shell, kthreadd, then per CPU an
     events/N, a watchdog/N and a migration/N (KOBOLD_SMP=N boots N CPUs),
-    then the VGA console's shell, a kthread."""
+    khelper, then the VGA console's shell, a kthread."""
     ncpu = int(kobold.SMP or 1)
     names = ["sh", "[kthreadd]"] + ["[events/%d]" % i for i in range(ncpu)]
     names += ["[watchdog/%d]" % i for i in range(ncpu)]
     names += ["[migration/%d]" % i for i in range(ncpu)]
-    names += ["[sh/tty0]"]
+    names += ["[khelper]", "[sh/tty0]"]
     return [(str(pid), name) for pid, name in enumerate(names, 1)]
 
 

@@ -127,6 +127,15 @@ static void drop_links_of_lost(const char *action, const char *devpath)
 		mutex_unlock(&udevd_mutex);
 }
 
+/*
+ * Off (udev.enabled=0 at boot, `udevadm control --exit` at run time): the
+ * kernel's events reach only the hotplug helper and netlink, and user
+ * space (mdev, a /sbin/hotplug script) owns /dev beside devtmpfs.
+ */
+static bool udevd_enabled = true;
+__param("udev", enabled, udevd_enabled, bool,
+	"0: the in-kernel udev handles no events (a hotplug helper or netlink listener does)");
+
 /* The listener: a copy of the event, queued; all else happens in the work. */
 static void udevd_listen(struct hotplug_listener *l, const char *action, char **envp)
 {
@@ -135,6 +144,8 @@ static void udevd_listen(struct hotplug_listener *l, const char *action, char **
 	unsigned long flags;
 	int n = 0;
 
+	if (!udevd_enabled)
+		return;
 	for (char **v = envp; *v && n < NUM_ENVP; v++, n++)
 		len += strlen(*v) + 1;
 	if (queued >= UDEVD_QUEUE_MAX) {
@@ -711,7 +722,17 @@ void udevd_init(void)
 	udev_rules_dir_create();
 	udevd_reload();
 	hotplug_listener_register(&udevd_listener);
-	pr_info("udevd: %d rules\n", rules.nr_rules);
+	if (udevd_enabled)
+		pr_info("udevd: %d rules\n", rules.nr_rules);
+	else
+		pr_info("udevd: off (udev.enabled=0): no event is handled in the kernel\n");
+}
+
+void udevd_exit(void)
+{
+	if (udevd_enabled)
+		pr_info("udevd: exiting: no further event is handled in the kernel\n");
+	udevd_enabled = false;
 }
 
 /* udevadm test: the rules on a made-up event, nothing written or run. */

@@ -35,6 +35,7 @@ static const struct proc_entry proc_entries[] = {
 	{ "meminfo", proc_show_meminfo },
 	{ "mounts", proc_show_mounts },
 	{ "stat", proc_show_stat },
+	{ "sys", NULL, proc_sys_root_inode }, /* fs/proc/proc_sysctl.c */
 	{ "uptime", proc_show_uptime },
 	{ "version", proc_show_version },
 };
@@ -153,6 +154,8 @@ static void proc_evict_inode(struct inode *inode)
 		proc_pid_evict(inode);
 	else if (proc_irq_inode(inode))
 		proc_irq_evict(inode);
+	else if (proc_sys_inode(inode))
+		proc_sys_evict(inode);
 	kfree(inode);
 }
 
@@ -160,6 +163,8 @@ static struct inode *proc_get_parent(struct inode *inode)
 {
 	if (proc_irq_inode(inode))
 		return proc_irq_parent(inode);
+	if (proc_sys_inode(inode))
+		return proc_sys_parent(inode);
 	return proc_entry_of(inode) ? igrab(inode->i_sb->s_root) : NULL;
 }
 

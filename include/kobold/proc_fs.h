@@ -38,5 +38,12 @@ struct inode *proc_irq_root_inode(struct super_block *sb);
 struct inode *proc_irq_parent(struct inode *inode);
 bool proc_irq_inode(struct inode *inode);
 void proc_irq_evict(struct inode *inode);
+/* fs/proc/proc_sysctl.c: /proc/sys (t NULL) and the ctl_table entries below it. */
+struct ctl_table;
+struct inode *proc_sys_new_inode(struct super_block *sb, struct ctl_table *t);
+struct inode *proc_sys_root_inode(struct super_block *sb);
+struct inode *proc_sys_parent(struct inode *inode);
+bool proc_sys_inode(struct inode *inode);
+void proc_sys_evict(struct inode *inode);
 
 #endif

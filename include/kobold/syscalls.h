@@ -72,6 +72,13 @@ struct task_struct *get_task_by_pid(int pid);
 int kernel_execve(const char *path, char *const argv[], char *const envp[]);
 /* A new process that runs path with argv and the console as stdio; its PID, or -errno. */
 int spawn_user_program(const char *path, char *const argv[], char *const envp[]);
+/*
+ * kernel/usermode.c: a process that will run fn(data) (which execs), its
+ * stdio the console, not yet woken (ERR_PTR on failure); then the caller
+ * adopts it as its child (autoreap: reaped as it exits, nobody waits).
+ */
+struct task_struct *user_process_create(int (*fn)(void *data), void *data, const char *name);
+void user_process_adopt(struct task_struct *p, bool autoreap);
 /* Waits for the child pid of the running (kernel) thread: its wait status, or -errno. */
 int kernel_wait(int pid, int *status);
 int kernel_wait_nohang(int pid, int *status); /* 0 while it runs */

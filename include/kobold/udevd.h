@@ -29,6 +29,8 @@ struct udev_listener {
 
 /* Starts listening for kernel events and loads the rules. */
 void udevd_init(void);
+/* `udevadm control --exit`: the in-kernel udev handles no further events (boot: udev.enabled=0). */
+void udevd_exit(void);
 void udev_listener_register(struct udev_listener *l);
 void udev_listener_unregister(struct udev_listener *l);
 

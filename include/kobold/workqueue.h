@@ -42,12 +42,15 @@ struct workqueue_struct {
 	struct wait_queue_head idle;	     /* woken after each item: flush_workqueue */
 	struct task_struct *worker[NR_CPUS]; /* NAME/N on CPU N, while it is online */
 	struct list_head list;		     /* on the list of every queue (CPU hotplug) */
+	bool singlethread;		     /* one worker, named NAME, on no CPU in particular */
 };
 
 extern struct workqueue_struct *keventd_workqueue;
 
 /* A new queue with its own worker thread; NULL if there is no memory. */
 struct workqueue_struct *create_workqueue(const char *name);
+/* As 2.6's: one worker thread for the queue, named NAME (`ps`: [khelper]), whatever the CPUs. */
+struct workqueue_struct *create_singlethread_workqueue(const char *name);
 /*
  * Runs what is queued, stops the worker, frees the queue. It lets go of
  * the big kernel lock while the worker stops (the worker may be waiting

@@ -282,3 +282,8 @@ int cpu_down(unsigned int cpu) { return -EINVAL; }
 /* No kernel symbol table on the host: addresses print as numbers. */
 bool ksym_lookup(u32 addr, const char **name, u32 *offset, u32 *size) { return false; }
 volatile unsigned long jiffies; /* no tick on the host: tests move time themselves */
+
+/* kernel/uevent_helper.c's setting, which kernel/sysctl.c's table points at. */
+char uevent_helper[256] = "/sbin/hotplug";
+int pid_max = 32768; /* kernel/pid.c's, also in that table */
+unsigned long aio_nr, aio_max_nr = 0x10000; /* fs/aio.c's, in the fs table */
