@@ -285,5 +285,5 @@ volatile unsigned long jiffies; /* no tick on the host: tests move time themselv
 
 /* kernel/uevent_helper.c's setting, which kernel/sysctl.c's table points at. */
 char uevent_helper[256] = "/sbin/hotplug";
-int pid_max = 32768; /* kernel/pid.c's, also in that table */
+int pid_max = 32768;			    /* kernel/pid.c's, also in that table */
 unsigned long aio_nr, aio_max_nr = 0x10000; /* fs/aio.c's, in the fs table */

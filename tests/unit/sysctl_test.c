@@ -69,8 +69,7 @@ static void dointvec_reads_and_writes_all_or_nothing(struct ktest *t)
 static void doulongvec_takes_one_value_within_its_bounds(struct ktest *t)
 {
 	unsigned long v = 65536, lo = 1;
-	struct ctl_table e = { .procname = "aio-max-nr", .data = &v, .maxlen = sizeof(v),
-			       .mode = 0644, .proc_handler = proc_doulongvec_minmax, .extra1 = &lo };
+	struct ctl_table e = { .procname = "aio-max-nr", .data = &v, .maxlen = sizeof(v), .mode = 0644, .proc_handler = proc_doulongvec_minmax, .extra1 = &lo };
 	char buf[32];
 
 	KTEST_EXPECT_STREQ(t, read_str(&e, buf, sizeof(buf)), "65536\n");
