@@ -4,7 +4,8 @@ falls behind, and five listeners at once (the project's ueventmon twice, busybox
 `uevent` with and without a command, and a raw dump) against a hot-added and hot-removed
 virtio disk and `rmmod sbd` / `modprobe sbd`: each datagram byte for byte against the
 event's keys in the journal, every SEQNUM with no gap. Then a storm of add/remove cycles
-with two listeners (KOBOLD_NETLINK_STORM cycles; make netlink-storm: 100)."""
+with two listeners and the hotplug helper (KOBOLD_NETLINK_STORM cycles; make
+netlink-storm: 100)."""
 import os
 import re
 import subprocess
@@ -34,6 +35,10 @@ for l in "$@"; do
     echo $! >> /tmp/nl.pids
 done
 """
+# The hotplug helper of the storm: one file per event, named by its SEQNUM.
+HELPER_SCRIPT = """#!/bin/sh
+echo "$1 $ACTION" > /tmp/hp/$SEQNUM
+"""
 # busybox uevent's command: the event's keys arrive as its environment.
 ENV_SCRIPT = """#!/bin/sh
 echo "$SEQNUM $ACTION $DEVPATH $SUBSYSTEM" >> /tmp/bbcmd
@@ -50,7 +55,8 @@ def images(tmp_path_factory):
     entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0", "dir /usr/share 0755 0 0"]
     for prog in ("ueventmon", "netlinktest"):
         entries.append("file /usr/bin/%s %s 0755 0 0" % (prog, os.path.join(BUILD, "user", prog)))
-    for name, text in (("nl-listen.sh", LISTENERS), ("nl-env.sh", ENV_SCRIPT)):
+    for name, text in (("nl-listen.sh", LISTENERS), ("nl-env.sh", ENV_SCRIPT),
+                       ("nl-hp.sh", HELPER_SCRIPT)):
         (tmp / name).write_text(text)
         entries.append("file /usr/share/%s %s 0755 0 0" % (name, tmp / name))
     out = tmp / "netlink.cpio"
@@ -279,14 +285,21 @@ def test_ctrl_c_stops_a_blocked_listener(k):
     assert "ueventmon" not in sh(k, "ps")
 
 
-def test_storm_two_listeners_no_gap_nothing_left(k):
-    """STORM add/remove cycles of a virtio disk with two listeners: each sees every
-    event in SEQNUM order; then memory and kobjects are back where they were."""
+def helper_seqnums(k):
+    """The SEQNUMs the hotplug helper has written a file for (the shell's ls: no exec)."""
+    return sorted(int(n) for n in re.findall(r"^(\d+)$", sh(k, "ls /tmp/hp"), re.M))
+
+
+def test_storm_two_listeners_and_the_helper_no_gap_nothing_left(k):
+    """STORM add/remove cycles of a virtio disk with two listeners and the hotplug
+    helper: each listener sees every event in SEQNUM order, the helper runs once for
+    each; then no helper is left, and memory and kobjects are back where they were."""
     hot_cycle(k, 0)  # the first hot-add's one-time allocations out of the way
-    sh(k, "rm -f /tmp/nl.pids")
+    sh(k, "sh -c 'rm -f /tmp/nl.pids; rm -rf /tmp/hp; mkdir /tmp/hp'")
     before = k.snapshot()
     start(k, ["mon1", "mon2"])
     first = sync(k, ["mon1", "mon2"])
+    assert sh(k, "echo /usr/share/nl-hp.sh > /proc/sys/kernel/hotplug") == ""
     for i in range(1, STORM + 1):
         hot_cycle(k, i)
     last = marker(k)
@@ -297,7 +310,23 @@ def test_storm_two_listeners_no_gap_nothing_left(k):
         seen = [s for s in seqnums(sh(k, "cat /tmp/%s" % name)) if s >= first]
         assert seen == list(range(first, last + 1)), name
     assert "events lost" not in sh(k, "cat /tmp/mon1")
-    sh(k, "rm -f /tmp/mon1 /tmp/mon2 /tmp/nl.pids")
+    want = list(range(first + 1, last + 1))  # every event after the helper was set
+    deadline = time.time() + 60 + STORM
+    while helper_seqnums(k) != want and time.time() < deadline:
+        time.sleep(0.5)
+    assert helper_seqnums(k) == want
+    # argv[1] is the subsystem (the kset's name): the disk's add and remove come as "block"
+    lines = sh(k, "sh -c 'for f in /tmp/hp/*; do read l < $f; echo \"$l\"; done'").split("\n")
+    assert lines.count("block add") == STORM and lines.count("block remove") == STORM, lines
+    assert sh(k, "echo > /proc/sys/kernel/hotplug") == ""
+    for _ in range(100):  # the helpers of the last events may still be ending
+        if "nl-hp.sh" not in sh(k, "ps"):
+            break
+        time.sleep(0.1)
+    assert "nl-hp.sh" not in sh(k, "ps"), sh(k, "ps")
+    stats = sh(k, "sh -c 'cat /proc/[0-9]*/stat'")
+    assert not [l for l in stats.splitlines() if re.match(r"\d+ \(.*\) Z ", l)], stats
+    sh(k, "sh -c 'rm -f /tmp/mon1 /tmp/mon2 /tmp/nl.pids; rm -rf /tmp/hp; mkdir /tmp/hp'")
     after = k.snapshot()
     for key in ("BytesInUse", "ObjectsInUse", "kobjects"):
         assert after[key] == before[key], (key, before[key], after[key])
