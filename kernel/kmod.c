@@ -255,14 +255,29 @@ static int umh_start(struct subprocess_info *sub)
 	return sub->retval;
 }
 
+/*
+ * The last failure said, so that a helper that is missing or cannot run is
+ * said once, not once an event (a bench of thousands of events would fill
+ * the log); said again after a helper has started, or for another path or
+ * error. Only khelper's one thread reads and writes it.
+ */
+static char umh_failed_path[256];
+static int umh_failed_err;
+
 static void umh_log_failure(const struct subprocess_info *sub, int err)
 {
 	const char *arg = sub->argv[0] && sub->argv[1] ? sub->argv[1] : "";
 
+	if (err == umh_failed_err && strcmp(sub->path, umh_failed_path) == 0)
+		return;
+	umh_failed_err = err;
+	strscpy(umh_failed_path, sub->path, sizeof(umh_failed_path));
 	if (err == -ENOENT) /* a missing helper is normal: in dmesg, not on the console */
-		pr_debug("call_usermodehelper: %s %s: %s\n", sub->path, arg, kstrerror(err));
+		pr_debug("call_usermodehelper: %s %s: %s (said once until a helper runs)\n", sub->path,
+			 arg, kstrerror(err));
 	else
-		pr_warn("call_usermodehelper: %s %s: %s\n", sub->path, arg, kstrerror(err));
+		pr_warn("call_usermodehelper: %s %s: %s (said once until a helper runs)\n", sub->path,
+			arg, kstrerror(err));
 }
 
 static void __call_usermodehelper(struct work_struct *work)
@@ -282,6 +297,8 @@ static void __call_usermodehelper(struct work_struct *work)
 	}
 	if (err)
 		umh_log_failure(sub, err);
+	else
+		umh_failed_err = 0;
 	kfree(sub);
 }
 

@@ -63,6 +63,12 @@ def test_device_add_and_del_run_by_themselves(boot_with, tmp_path):
     # At the prompt, with nothing typed: the work runs while the shell waits.
     k.monitor("device_add virtio-blk-pci,drive=hp2,id=hot2,addr=0x8")
     k.expect(r"vdc: 8192 sectors")
+    # The disk is probed inside the function's device_add; lspci lists the function
+    # once device_add has returned (is_added, as 2.6's pci_bus_add_device sets it).
+    for _ in range(40):
+        if "00:08.0 0100: 1af4:1001" in sh(k, "lspci"):
+            break
+        time.sleep(0.05)
     assert "00:08.0 0100: 1af4:1001" in sh(k, "lspci")
     assert sh(k, "blk write vdc 3 hot") == ""
     assert "|hot" in sh(k, "blk read vdc 3")

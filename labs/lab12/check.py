@@ -10,7 +10,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change, and the lines it adds to the docs' transcripts
 # marked <!-- check: labs="12" -->.
 FILES = ["drivers/misc/kbus.c"]
-ADDS = [r"kbus( +\d+ +\d+)?"]
+ADDS = [r"kbus( +\d+ +\d+)?",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/kbus(/\S+)?"]
 
 BUS = "/sys/bus/kbus"
 EXISTS = "echo: write error: File exists"

@@ -11,7 +11,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change, and the lines it adds to the docs' transcripts
 # marked <!-- check: labs="15" -->.
 FILES = ["drivers/input/kbdcount.c"]
-ADDS = [r"kbdcount( +\d+ +\d+)?"]
+ADDS = [r"kbdcount( +\d+ +\d+)?",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/platform/kbdcount( kbdcount)?"]
 
 DEV = "/sys/devices/platform/kbdcount"
 COUNT = DEV + "/count"

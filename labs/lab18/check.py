@@ -11,7 +11,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change, and the lines it adds to the docs' transcripts
 # marked <!-- check: labs="18" -->.
 FILES = ["drivers/misc/kswitch.c"]
-ADDS = [r"kswitch( +\d+ +\d+)?"]
+ADDS = [r"kswitch( +\d+ +\d+)?",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/kswitch/port\d"]
 
 CLS = "/sys/class/kswitch"
 PORTS = ["port0", "port1", "port2", "port3"]

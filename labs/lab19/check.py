@@ -12,7 +12,9 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 # What a solution may change, and the lines it adds to the docs' transcripts
 # marked <!-- check: labs="19" -->.
 FILES = ["drivers/misc/kring.c"]
-ADDS = [r"kring( +\d+ +\d+)?", r" +\d+ root +\d+:\d\d \[kring\]", r"crw------- +10, 240 kring"]
+ADDS = [r"kring( +\d+ +\d+)?", r" +\d+ root +\d+:\d\d \[kring\]", r"crw------- +10, 240 kring",
+        r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/misc/kring",
+        r"(KERNEL|UDEV) *\[[\d.]+\] (add|remove) +/devices/virtual/misc/kring \(misc\)"]
 
 DIR = "/sys/class/misc/kring/"
 SMP = ["-smp", "2"]  # the producer and a reader on two CPUs at once
