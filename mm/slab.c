@@ -52,6 +52,7 @@ static struct kmem_stats stats;
 static unsigned long fail_countdown;
 static unsigned long fail_injected;	    /* failures forced by kmalloc_fail_nth */
 static const struct task_struct *fail_task; /* only its allocations count (NULL: every thread's) */
+static const struct task_struct *fail_skip; /* its allocations never count */
 
 static size_t class_size(int cls) { return (size_t)1 << (cls + MIN_SHIFT); }
 static u8 *payload(struct kmalloc_hdr *h) { return (u8 *)(h + 1); }
@@ -244,7 +245,7 @@ static void *kmalloc_frame(size_t size, const void *frame)
 	struct kmalloc_hdr *h = NULL;
 	unsigned long flags = local_irq_save();
 	bool injected = fail_countdown && (!fail_task || fail_task == current) &&
-			--fail_countdown == 0;
+			fail_skip != current && --fail_countdown == 0;
 
 	save_track(track, frame);
 	if (injected || size > (1u << 28) || !(h = take_object(total))) {
@@ -359,6 +360,14 @@ void kmalloc_fail_task(const struct task_struct *p)
 	unsigned long flags = local_irq_save();
 
 	fail_task = p;
+	local_irq_restore(flags);
+}
+
+void kmalloc_fail_skip(const struct task_struct *p)
+{
+	unsigned long flags = local_irq_save();
+
+	fail_skip = p;
 	local_irq_restore(flags);
 }
 

@@ -66,6 +66,7 @@ static int run_with_fault(unsigned int n, int argc, char **argv)
 		sh_err("failslab: %s: command not found\n", argv[0]);
 		return 127;
 	}
+	kmalloc_fail_skip(NULL);
 	kmalloc_fail_task(current); /* the command's own allocations, not events/N's beside it */
 	kmalloc_fail_nth(n);
 	status = shell_redirect_finish(argv[0], c->fn(argc, argv));
@@ -94,6 +95,9 @@ static int cmd_failslab(int argc, char **argv)
 		return 1;
 	}
 	if (argc == 2) {
+		/* Work beside the shell (events/N's, a hot-add's): not this shell's next commands. */
+		kmalloc_fail_task(NULL);
+		kmalloc_fail_skip(current);
 		kmalloc_fail_nth(n);
 		return 0;
 	}

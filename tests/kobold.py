@@ -55,7 +55,6 @@ class Kobold:
         self.log = []
         self.child = pexpect.spawn(QEMU, args, encoding="utf-8", codec_errors="replace",
                                    timeout=self.timeout, echo=False)
-        self.child.delaybeforesend = None  # send() paces its own pieces (pexpect waits 50 ms)
 
     # -- waiting -------------------------------------------------------------
     def expect(self, pattern, timeout=None):

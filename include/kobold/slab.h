@@ -29,6 +29,8 @@ void kmalloc_fail_nth(unsigned long n);
  */
 struct task_struct;
 void kmalloc_fail_task(const struct task_struct *p);
+/* ... and none of p's (NULL: no thread left out). */
+void kmalloc_fail_skip(const struct task_struct *p);
 /* Allocations still to go before the armed failure (0: none armed, or it happened). */
 unsigned long kmalloc_fail_pending(void);
 /* Failures forced so far. */
