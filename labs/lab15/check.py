@@ -91,8 +91,9 @@ def keeps_up(s):
     machine(s)
     before = count(s)
     type_keys(s, 30, "b")
-    got = wait_count(s, before + 30)
-    expect_eq(got - before, 30, "the presses counted of 30 typed fast")
+    wait_count(s, before + 30)
+    time.sleep(0.3)  # the work may still be on its way past 30 (releases counted too?)
+    expect_eq(count(s) - before, 30, "the presses counted of 30 typed fast")
 
 
 def rmmod_frees(s):
