@@ -119,17 +119,25 @@ static int do_intvec_write(struct ctl_table *table, char *buffer, size_t len, bo
 	return 0;
 }
 
-static int do_intvec(struct ctl_table *table, int write, char *buffer, size_t *lenp,
-		     loff_t *ppos, bool minmax)
+static int do_intvec_rw(struct ctl_table *table, int write, char *buffer, size_t *lenp,
+			bool minmax)
+{
+	return write ? do_intvec_write(table, buffer, *lenp, minmax)
+		     : do_intvec_read(table, buffer, lenp);
+}
+
+typedef int value_rw(struct ctl_table *table, int write, char *buffer, size_t *lenp,
+		     bool minmax);
+
+/* A value read or written under sysctl_data_lock; a write that took moves *ppos on. */
+static int locked_rw(value_rw *rw, struct ctl_table *table, int write, char *buffer,
+		     size_t *lenp, loff_t *ppos, bool minmax)
 {
 	unsigned long flags;
 	int err;
 
 	spin_lock_irqsave(&sysctl_data_lock, flags);
-	if (write)
-		err = do_intvec_write(table, buffer, *lenp, minmax);
-	else
-		err = do_intvec_read(table, buffer, lenp);
+	err = rw(table, write, buffer, lenp, minmax);
 	spin_unlock_irqrestore(&sysctl_data_lock, flags);
 	if (!err && write)
 		*ppos += (loff_t)*lenp;
@@ -138,17 +146,18 @@ static int do_intvec(struct ctl_table *table, int write, char *buffer, size_t *l
 
 int proc_dointvec(struct ctl_table *table, int write, char *buffer, size_t *lenp, loff_t *ppos)
 {
-	return do_intvec(table, write, buffer, lenp, ppos, false);
+	return locked_rw(do_intvec_rw, table, write, buffer, lenp, ppos, false);
 }
 
 int proc_dointvec_minmax(struct ctl_table *table, int write, char *buffer, size_t *lenp,
 			 loff_t *ppos)
 {
-	return do_intvec(table, write, buffer, lenp, ppos, true);
+	return locked_rw(do_intvec_rw, table, write, buffer, lenp, ppos, true);
 }
 
 /* One unsigned long (Linux's takes a vector too; no entry here needs one). */
-static int do_ulong(struct ctl_table *table, int write, char *buffer, size_t *lenp)
+static int do_ulong(struct ctl_table *table, int write, char *buffer, size_t *lenp,
+		    bool minmax)
 {
 	unsigned long *v = table->data, val;
 	char *p = buffer, *word;
@@ -161,8 +170,8 @@ static int do_ulong(struct ctl_table *table, int write, char *buffer, size_t *le
 	word = next_word(&p);
 	if (!word || next_word(&p) || kstrtoul(word, 10, &val))
 		return -EINVAL;
-	if ((table->extra1 && val < *(unsigned long *)table->extra1) ||
-	    (table->extra2 && val > *(unsigned long *)table->extra2))
+	if (minmax && ((table->extra1 && val < *(unsigned long *)table->extra1) ||
+		       (table->extra2 && val > *(unsigned long *)table->extra2)))
 		return -EINVAL;
 	*v = val;
 	return 0;
@@ -171,13 +180,5 @@ static int do_ulong(struct ctl_table *table, int write, char *buffer, size_t *le
 int proc_doulongvec_minmax(struct ctl_table *table, int write, char *buffer, size_t *lenp,
 			   loff_t *ppos)
 {
-	unsigned long flags;
-	int err;
-
-	spin_lock_irqsave(&sysctl_data_lock, flags);
-	err = do_ulong(table, write, buffer, lenp);
-	spin_unlock_irqrestore(&sysctl_data_lock, flags);
-	if (!err && write)
-		*ppos += (loff_t)*lenp;
-	return err;
+	return locked_rw(do_ulong, table, write, buffer, lenp, ppos, true);
 }
