@@ -297,6 +297,14 @@ def stat(k, path):
     return sh(k, "/bin/stat -c '%F %u:%g %a %t:%T' " + path).strip()
 
 
+def hotplug_doc_mdev():
+    """docs/hotplug.md's mdev.conf and the stat lines it shows for the nodes."""
+    with open(os.path.join(ROOT, "docs", "hotplug.md")) as f:
+        text = f.read()
+    conf = re.search(r"link\. With\n\n```\n(.*?)```", text, re.S).group(1)
+    return conf, re.findall(r"^/dev/\S+ \w+ special file .*$", text, re.M)
+
+
 def settled(k, path, want):
     """path's stat once mdev has made the node and set its owner and mode (or the last seen)."""
     return wait_for(k, "/bin/stat -c '%F %u:%g %a %t:%T' " + path,
@@ -328,6 +336,10 @@ def test_mdev_fills_and_follows_a_tmpfs_dev(k2):
     k.monitor("device_add virtio-blk-pci,drive=hp0,id=hot0,addr=0x6")
     wait_for(k, "ls /dev", lambda out: "vdb" in out.split())
     assert settled(k, "/dev/vdb", "block special file 1:6 600 fd:10") == "block special file 1:6 600 fd:10"
+    conf, lines = hotplug_doc_mdev()  # the doc shows this very state
+    assert conf == MDEV_CONF
+    assert sh(k, "/bin/stat -c '%n %F %u:%g %a %t:%T' " + " ".join(l.split()[0] for l in lines)
+              ).strip().splitlines() == lines
     k.monitor("device_del hot0")
     wait_for(k, "ls /dev", lambda out: "vdb" not in out.split())
     assert "vdb" not in sh(k, "ls /dev").split()
