@@ -175,6 +175,24 @@ static void attr_sysfs_keeps_a_change(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t_stat("/sys/kernel", 0).uid, 0);
 }
 
+/* A device added in a user's call: its /dev node and directories are still root's. */
+static void attr_devtmpfs_nodes_are_roots(struct ktest *t)
+{
+	struct kstat st;
+
+	be(1000, 100);
+	KTEST_ASSERT_EQ(t, devtmpfs_create_node("ktattr/node", S_IFCHR | 0600, MKDEV(200, 5)), 0);
+	KTEST_EXPECT_EQ(t, current->user.euid, 1000); /* and the caller's ids are back */
+	be(0, 0);
+	st = t_stat("/dev/ktattr/node", 0);
+	KTEST_EXPECT_EQ(t, st.mode, S_IFCHR | 0600);
+	KTEST_EXPECT_EQ(t, st.uid, 0);
+	KTEST_EXPECT_EQ(t, st.gid, 0);
+	KTEST_EXPECT_EQ(t, t_stat("/dev/ktattr", 0).uid, 0);
+	KTEST_EXPECT_EQ(t, devtmpfs_delete_node("ktattr/node", MKDEV(200, 5)), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/dev/ktattr", 0, &st), -ENOENT);
+}
+
 static const struct ktest_case attr_cases[] = {
 	KTEST_CASE(attr_new_files_take_the_callers_ids),
 	KTEST_CASE(attr_chmod_keeps_the_type),
@@ -182,6 +200,7 @@ static const struct ktest_case attr_cases[] = {
 	KTEST_CASE(attr_lchown_changes_the_link_itself),
 	KTEST_CASE(attr_only_root_gives_files_away),
 	KTEST_CASE(attr_sysfs_keeps_a_change),
+	KTEST_CASE(attr_devtmpfs_nodes_are_roots),
 	KTEST_END,
 };
 
