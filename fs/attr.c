@@ -46,15 +46,16 @@ int inode_change_ok(const struct inode *inode, struct iattr *attr)
 /* A chown of a non-directory: set-user-ID goes, set-group-ID where group-exec is set. */
 static void kill_suid(const struct inode *inode, struct iattr *attr)
 {
+	unsigned int want = attr->ia_valid & (ATTR_KILL_SUID | ATTR_KILL_SGID);
 	umode_t mode = inode->i_mode, kill = 0;
 
+	attr->ia_valid &= ~want;
 	if (S_ISDIR(mode))
-		attr->ia_valid &= ~(unsigned int)(ATTR_KILL_SUID | ATTR_KILL_SGID);
-	if ((attr->ia_valid & ATTR_KILL_SUID) && (mode & S_ISUID))
+		return;
+	if ((want & ATTR_KILL_SUID) && (mode & S_ISUID))
 		kill |= S_ISUID;
-	if ((attr->ia_valid & ATTR_KILL_SGID) && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+	if ((want & ATTR_KILL_SGID) && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
 		kill |= S_ISGID;
-	attr->ia_valid &= ~(unsigned int)(ATTR_KILL_SUID | ATTR_KILL_SGID);
 	if (!kill)
 		return;
 	attr->ia_valid |= ATTR_MODE;
