@@ -523,6 +523,9 @@ static void chown_lchown_fchown_fchownat(void)
 	CHECK(strcmp(ids_of(TMP "-ol", true), "16:17") == 0 && strcmp(ids_of(TMP "-o", false), "14:15") == 0);
 	CHECK(syscall(SYS_fchownat, AT_FDCWD, TMP "-ol", 18, 19, 0) == 0);
 	CHECK(strcmp(ids_of(TMP "-o", false), "18:19") == 0 && strcmp(ids_of(TMP "-ol", true), "16:17") == 0);
+	CHECK(syscall(SYS_fchownat, fd, "", 20, 21, AT_EMPTY_PATH) == 0); /* the open file */
+	CHECK(strcmp(ids_of(TMP "-o", false), "20:21") == 0);
+	CHECK(syscall(SYS_fchownat, fd, "", 0, 0, 0) == -1 && errno == ENOENT);
 	CHECK(syscall(SYS_fchownat, AT_FDCWD, TMP "-o", 0, 0, 0x4) == -1 && errno == EINVAL);
 	CHECK(syscall(SYS_fchownat, 1000, "usertests-o", 0, 0, 0) == -1 && errno == EBADF);
 	CHECK(syscall(SYS_fchownat, fd, "x", 0, 0, 0) == -1 && errno == ENOTDIR);
