@@ -1,7 +1,7 @@
 /*
  * irq.c: interrupt lines and handler dispatch. IRQ 0-15 are the ISA lines,
  * on vectors 32-47, from the I/O APIC when the machine has one and the
- * 8259 pair otherwise; IRQ 16-47 are MSI-X messages to the local APIC on
+ * 8259 pair otherwise; IRQ 16-47 are MSI and MSI-X messages to the local APIC on
  * vectors 48-79. Each line keeps its controller (2.6's hw_interrupt_type),
  * its handlers and a count, for /proc/interrupts.
  */
@@ -78,21 +78,27 @@ static void msi_end(unsigned int irq)
 	apic_eoi();
 }
 
-/* Linux 2.6's typename for MSI-X lines; the message needs only the APIC's EOI. */
+/* Linux 2.6's typenames for MSI and MSI-X lines; a message needs only the APIC's EOI. */
 static struct hw_interrupt_type msix_irq_type = {
 	.typename = "PCI-MSI-X",
 	.ack = msi_ack,
 	.end = msi_end,
 };
 
-int create_irq(void)
+static struct hw_interrupt_type msi_irq_type = {
+	.typename = "PCI-MSI",
+	.ack = msi_ack,
+	.end = msi_end,
+};
+
+static int alloc_msg_irq(struct hw_interrupt_type *chip)
 {
 	unsigned long flags = local_irq_save();
 	int irq = -ENOSPC;
 
 	for (int i = NR_IRQS_LEGACY; i < NR_IRQS && apic_present(); i++) {
 		if (!irq_desc[i].chip) {
-			irq_desc[i] = (struct irq_desc){ .chip = &msix_irq_type, .affinity = 1ul << 0 };
+			irq_desc[i] = (struct irq_desc){ .chip = chip, .affinity = 1ul << 0 };
 			irq = i;
 			break;
 		}
@@ -101,11 +107,26 @@ int create_irq(void)
 	return irq;
 }
 
+int create_irq(void) { return alloc_msg_irq(&msix_irq_type); }
+
+int create_msi_irq(void) { return alloc_msg_irq(&msi_irq_type); }
+
 void destroy_irq(int irq)
 {
 	if (irq < NR_IRQS_LEGACY || irq >= NR_IRQS)
 		return;
-	WARN(irq_desc[irq].action, "destroy_irq: IRQ %d still has a handler", irq);
+	if (WARN(irq_desc[irq].action, "destroy_irq: IRQ %d still has a handler: %s (free_irq first)",
+		 irq, irq_desc[irq].action->name)) {
+		unsigned long flags = local_irq_save();
+
+		while (irq_desc[irq].action) { /* never to be called again: the driver may be gone */
+			struct irq_action *a = irq_desc[irq].action;
+
+			irq_desc[irq].action = a->next;
+			kfree(a);
+		}
+		local_irq_restore(flags);
+	}
 	irq_desc[irq].chip = NULL;
 }
 
