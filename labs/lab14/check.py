@@ -182,7 +182,7 @@ dma.points = 3
 def no_bug(s):
     """no BUG or WARNING in dmesg (a handler that sleeps: scheduling while atomic)"""
     ready(s)
-    expect_eq(s.text("echo 3 > %s; cat %s" % (DEV, DEV)), "6", "echo 3 > %s; cat %s" % (DEV, DEV))
+    s.run("echo 3 > %s; cat %s" % (DEV, DEV))
     dmesg_clean(s, "dmesg after factorials and DMAs")
 
 
