@@ -28,6 +28,8 @@ struct irq_desc {
 	struct irq_action *action;
 	unsigned long count[NR_CPUS]; /* per CPU, as 2.6's kstat_cpu(cpu).irqs[irq] */
 	unsigned long affinity;	      /* /proc/irq/N/smp_affinity; 0 read as CPU 0's */
+	unsigned int irq_count;	      /* note_interrupt's window, and the unhandled in it */
+	unsigned int irqs_unhandled;
 };
 
 static struct irq_desc irq_desc[NR_IRQS];
@@ -145,6 +147,8 @@ int request_irq(int irq, irq_handler_t handler, const char *name, void *dev)
 	for (pp = &irq_desc[irq].action; *pp; pp = &(*pp)->next)
 		;
 	*pp = a;
+	if (a == irq_desc[irq].action)
+		irq_desc[irq].irq_count = irq_desc[irq].irqs_unhandled = 0;
 	if (a == irq_desc[irq].action && irq_desc[irq].chip->enable)
 		irq_desc[irq].chip->enable((unsigned int)irq);
 	local_irq_restore(flags);
@@ -258,11 +262,42 @@ static size_t show_cpu_row(char *buf, size_t size, const char *name, const unsig
 	return n + scnprintf(buf + n, size - n, "\n");
 }
 
+/*
+ * 2.6's note_interrupt (kernel/irq/spurious.c): a line whose handlers said
+ * IRQ_NONE to 99,900 of its last 100,000 interrupts is stuck (a device that
+ * nobody acknowledges, on a level line): it is reported and masked, so that
+ * the kernel runs on. A request_irq after the last free_irq unmasks it.
+ */
+static void note_interrupt(int irq, bool handled)
+{
+	struct irq_desc *desc = &irq_desc[irq];
+
+	if (!handled)
+		desc->irqs_unhandled++;
+	if (++desc->irq_count < 100000)
+		return;
+	desc->irq_count = 0;
+	if (desc->irqs_unhandled > 99900) {
+		printk(KERN_ERR "irq %d: nobody cared\n", irq);
+		dump_stack();
+		printk(KERN_ERR "handlers:\n");
+		for (struct irq_action *a = desc->action; a; a = a->next)
+			printk(KERN_ERR "[<%08lx>] (%s)\n", (unsigned long)a->handler, a->name);
+		printk(KERN_EMERG "Disabling IRQ #%d\n", irq);
+		if (desc->chip->disable)
+			desc->chip->disable((unsigned int)irq);
+	}
+	desc->irqs_unhandled = 0;
+}
+
 static void handle(int irq)
 {
+	bool handled = false;
+
 	irq_desc[irq].count[smp_processor_id()]++;
 	for (struct irq_action *a = irq_desc[irq].action; a; a = a->next)
-		a->handler(irq, a->dev);
+		handled |= a->handler(irq, a->dev) == IRQ_HANDLED;
+	note_interrupt(irq, handled);
 }
 
 void irq_dispatch(int irq)

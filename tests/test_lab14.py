@@ -110,6 +110,15 @@ WRONG = {
         ("\t.owner = THIS_MODULE,\n", ""),
     ], ["rmmod edu frees all"], ["/proc/iomem still shows the edu region after rmmod edu (pci_release_regions)",
                                  "rmmod edu with /dev/edu open: expected 'rmmod: ERROR: Module edu is in use'"]),
+    # No MSI (INTx, a level line) and a handler that tests the wrong bit, so it never
+    # acknowledges and always says IRQ_NONE: an interrupt storm, which the kernel survives
+    # by masking the line (2.6's "nobody cared"), and the factorial never completes.
+    "intx-storm": ([
+        ("\terr = pci_enable_msi(pdev);\n\tif (err)\n\t\tgoto out_free;\n", ""),
+        ("out_msi:\n\tpci_disable_msi(pdev);\nout_free:\n", "out_msi:\n"),
+        ("\tif (!status)\n\t\treturn IRQ_NONE;", "\tif (!(status & EDU_STATUS_IRQFACT))\n\t\treturn IRQ_NONE;"),
+    ], ["the interrupt is an MSI", "writing n to /dev/edu"] + NOT_RUN,
+        ["expected 'PCI-MSI', got 'IO-APIC-level'", "nobody cared", "Disabling IRQ #"]),
     # The handler sleeps: the first factorial hangs the kernel or oopses, and the checks
     # after it that need the device are not run (not a boot and a wait each).
     "sleeps": ([
