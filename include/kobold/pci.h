@@ -199,7 +199,7 @@ u8 pci_find_next_capability(struct pci_dev *pdev, u8 pos, u8 cap);
 #define pci_resource_flags(pdev, bar) ((pdev)->resource[(bar)].flags)
 
 /*
- * MSI (drivers/pci/msi.c), with Linux 2.6's calls: one message, to the
+ * MSI (drivers/pci/msi.c), with the calls Linux 2.6.1 added (2.6.8's form): one message, to the
  * boot CPU's local APIC. While enabled, pdev->irq is the message's IRQ
  * (shown as PCI-MSI in /proc/interrupts) and INTx is off; pci_disable_msi,
  * after free_irq, gives the pin's IRQ back. 0, or -EINVAL (no MSI
