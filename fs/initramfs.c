@@ -166,7 +166,7 @@ static int unpack_member(const struct cpio_entry *e, void *arg)
 		memcpy(path + 1, name, strlen(name) + 1);
 		err = below_mount(path) ? -EXDEV : write_member(path, e);
 		if (!err)
-			err = set_owner(path, e);
+			set_owner(path, e); /* as 2.6's, which let a chown fail: /proc's mount point keeps its own */
 		kfree(path);
 	}
 	if (err == -EXDEV) {

@@ -32,7 +32,29 @@ def type_keys(s, n, key="a"):
     them; the keys go to tty0's shell line, which the checks leave alone."""
     for _ in range(n):
         s.k.monitor("sendkey %s 10" % key)  # held 10 ms (s.monitor would ask for a fresh boot next)
-    time.sleep(0.05)  # the last release (count waits for the work itself: wait_count)
+    keys_settled(s)  # the last release (count waits for the work itself: wait_count)
+
+
+def irq1(s):
+    """The keyboard's interrupts so far: IRQ 1's counts in /proc/interrupts, over the CPUs."""
+    for line in s.lines("cat /proc/interrupts"):
+        f = line.split()
+        if f and f[0] == "1:":
+            return sum(int(x) for x in f[1:] if x.isdigit())
+    return 0
+
+
+def keys_settled(s):
+    """Waits until the keys typed have all arrived: IRQ 1 still for 0.2 s (at most 3 s).
+    QEMU queues typed keys and hands them over as the guest reads them, later on a
+    loaded machine."""
+    last = irq1(s)
+    for _ in range(15):
+        time.sleep(0.2)
+        now = irq1(s)
+        if now == last:
+            return
+        last = now
 
 
 def count(s):
