@@ -210,7 +210,8 @@ def test_oom_kills_the_largest_and_memory_returns(small):
 def test_job_control_in_busybox_sh(small):
     """Ctrl-Z stops the job in front (SIGTSTP from n_tty), sh hears of it through
     wait4's WUNTRACED; bg and fg continue it (SIGCONT); a background read of the
-    terminal stops with SIGTTIN; fg gives it the terminal back."""
+    terminal stops with SIGTTIN; fg gives it the terminal back. With TOSTOP set, a
+    background write stops with SIGTTOU, as does a background change of the settings."""
     def line(text, expect, timeout=15):
         small.send(text)
         small.expect(expect, timeout=timeout)
@@ -233,5 +234,15 @@ def test_job_control_in_busybox_sh(small):
     line("fg\r", r"cat\r*\n")
     line("hello\r", r"hello\r*\nhello\r*\n")
     line("\x04", r"# ")
+    line("stty tostop\r", r"# ")
+    line("echo out &\r", r"# ")
+    time.sleep(0.5)
+    line("jobs\r", r"Stopped \(tty output\) +echo out\r*\n.*# ")
+    line("fg\r", r"echo out\r*\nout\r*\n.*# ")
+    line("stty -tostop &\r", r"# ")  # a setting changed from behind: SIGTTOU with or without TOSTOP
+    time.sleep(0.5)
+    line("jobs\r", r"Stopped \(tty output\) +stty -tostop\r*\n.*# ")
+    line("fg\r", r"stty -tostop\r*\n.*# ")
+    line("echo free &\r", r"free\r*\n")
     small.send("exit\r")
     small.expect(kobold.PROMPT)

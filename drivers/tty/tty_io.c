@@ -217,10 +217,15 @@ static ssize_t read_raw(struct tty_struct *tty, char *buf, size_t n, bool nonblo
 	}
 }
 
-/*
- * A command that reads a tty (cat /dev/hvc0) lets the big kernel lock go
- * while it waits for input, as 2.6's schedule() let it go for any sleep.
- */
+/* The caller is a process of a group behind the one in front of its terminal. */
+static bool in_background(const struct tty_struct *tty)
+{
+	const struct task_struct *me = current;
+
+	return me->user.mm && tty->pgrp && me->user.pgrp != tty->pgrp &&
+	       (!tty->session || tty->session == me->user.session);
+}
+
 /*
  * 2.6's job_control: a process of a background group that reads its terminal
  * gets SIGTTIN (its whole group stops), or EIO if it ignores the signal or
@@ -228,22 +233,50 @@ static ssize_t read_raw(struct tty_struct *tty, char *buf, size_t n, bool nonblo
  */
 static int job_control(struct tty_struct *tty)
 {
-	struct task_struct *me = current;
 	unsigned long flags;
 	int err = 0;
 
-	if (!me->user.mm || !tty->pgrp || me->user.pgrp == tty->pgrp ||
-	    (tty->session && tty->session != me->user.session))
+	if (!in_background(tty))
 		return 0;
 	flags = local_irq_save();
-	if (sig_ignored_or_blocked(SIGTTIN) || is_orphaned_pgrp(me->user.pgrp))
+	if (sig_ignored_or_blocked(SIGTTIN) || is_orphaned_pgrp(current->user.pgrp))
 		err = -EIO;
 	local_irq_restore(flags);
 	if (err)
 		return err;
-	kill_pgrp(me->user.pgrp, SIGTTIN);
+	kill_pgrp(current->user.pgrp, SIGTTIN);
 	return -ERESTARTSYS;
 }
+
+/*
+ * 2.6's tty_check_change: a process of a background group that changes its
+ * terminal's settings, or writes to it with TOSTOP set, gets SIGTTOU (its
+ * group stops), unless it ignores or blocks the signal: then it may go on.
+ * An orphaned group gets EIO: no shell could continue it.
+ */
+static int tty_check_change(struct tty_struct *tty)
+{
+	bool ignored, orphaned;
+	unsigned long flags;
+
+	if (!in_background(tty))
+		return 0;
+	flags = local_irq_save();
+	ignored = sig_ignored_or_blocked(SIGTTOU);
+	orphaned = is_orphaned_pgrp(current->user.pgrp);
+	local_irq_restore(flags);
+	if (ignored)
+		return 0;
+	if (orphaned)
+		return -EIO;
+	kill_pgrp(current->user.pgrp, SIGTTOU);
+	return -ERESTARTSYS;
+}
+
+/*
+ * A command that reads a tty (cat /dev/hvc0) lets the big kernel lock go
+ * while it waits for input, as 2.6's schedule() let it go for any sleep.
+ */
 
 ssize_t tty_read(struct tty_struct *tty, char *buf, size_t n, bool nonblock)
 {
@@ -340,8 +373,15 @@ size_t tty_ioctl_arg_size(unsigned int cmd, bool *to_kernel, bool *to_user)
 
 int tty_ioctl(struct tty_struct *tty, unsigned int cmd, void *arg)
 {
+	int err;
+
 	if (tty->hung_up)
 		return -EIO;
+	if (cmd == TCSETS || cmd == TCSETSW || cmd == TCSETSF || cmd == TIOCSPGRP) {
+		err = tty_check_change(tty);
+		if (err)
+			return cmd == TIOCSPGRP && err == -EIO ? -ENOTTY : err; /* 2.6's tiocspgrp */
+	}
 	switch (cmd) {
 	case TCGETS:
 		memcpy(arg, &tty->termios, sizeof(tty->termios));
@@ -420,7 +460,9 @@ ssize_t tty_file_write(struct file *file, const char *buf, size_t n, loff_t *pos
 
 	if (!tty)
 		return -EIO;
-	r = tty_write(tty, buf, n);
+	r = tty->termios.c_lflag & TOSTOP ? tty_check_change(tty) : 0;
+	if (!r)
+		r = tty_write(tty, buf, n);
 	tty_kref_put(tty);
 	return r;
 }
