@@ -661,8 +661,9 @@ def main():
           % (load0, os.getloadavg()[0], os.cpu_count()))
     os.makedirs(OUT, exist_ok=True)
     write_csv()
-    plot()
-    print("wrote %s/results.csv and throughput.png" % os.path.relpath(OUT, ROOT))
+    if "disks" in parts:
+        plot()
+    print("wrote %s/results.csv%s" % (os.path.relpath(OUT, ROOT), " and throughput.png" if "disks" in parts else ""))
 
 
 if __name__ == "__main__":
