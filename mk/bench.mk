@@ -12,12 +12,13 @@ bench: deps $(KERNEL) $(ISO)
 # The grading part alone, on a class of GRADE_BENCH_STUDENTS (120) students x every lab
 # (scripts/classgen.py: each student's files distinct), graded by grade-class: the wall
 # time, the CPU time and both per student-lab. It takes the machine for most of an hour:
-# run it alone. GRADE_BENCH_STUDENTS=2 (make bench's class) for a quick one.
+# run it alone. GRADE_BENCH_STUDENTS=2 (make bench's class) for a quick one; GRADE_BENCH_JOBS=N
+# grades N student-labs at a time (grade-class's --jobs; two per core by default).
 GRADE_BENCH_STUDENTS ?= 120
 .PHONY: grade-bench
 grade-bench: deps $(KERNEL)
 	$(Q)BENCH_PARTS=grading BENCH_GRADE_STUDENTS=$(GRADE_BENCH_STUDENTS) KOBOLD_KERNEL=$(KERNEL) \
-		$(PYTHON) scripts/bench.py
+		$(if $(GRADE_BENCH_JOBS),BENCH_GRADE_JOBS=$(GRADE_BENCH_JOBS)) $(PYTHON) scripts/bench.py
 
 # `make udev-compare`: the rules of tests/udev_compare/cases.py through
 # systemd 252's udevadm (Debian 12's udev package, in Debian's Linux in QEMU)

@@ -579,7 +579,8 @@ def plot():
 
 def bench_grading():
     """grade-class on a simulated class (scripts/classgen.py): BENCH_GRADE_STUDENTS students
-    (2) handing in every lab (BENCH_GRADE_LABS, a comma-separated list, to time some), each
+    (2) handing in every lab (BENCH_GRADE_LABS, a comma-separated list, to time some; BENCH_GRADE_JOBS
+    student-labs at a time, grade-class's --jobs), each
     file of each student distinct, so no build or check is shared; the wall time, the CPU
     time and both per student-lab (make grade-bench: the class of 120, alone on the machine)."""
     import json
@@ -593,7 +594,8 @@ def bench_grading():
                        + (["--labs", labs] if labs else []), check=True, stdout=subprocess.DEVNULL)
         load0 = os.getloadavg()[0]
         r = subprocess.run([sys.executable, os.path.join(HERE, "grade-class"), os.path.join(work, "class"),
-                            "--out", os.path.join(work, "g")] + (["--labs", labs] if labs else []),
+                            "--out", os.path.join(work, "g")] + (["--labs", labs] if labs else [])
+                           + (["--jobs", os.environ["BENCH_GRADE_JOBS"]] if os.environ.get("BENCH_GRADE_JOBS") else []),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode:
             print("grade-class failed:\n" + r.stdout[-2000:])
@@ -604,8 +606,10 @@ def bench_grading():
         nlabs = data["student_labs"] // n
         not_ok = [(row["student"], row["lab"], row["status"]) for row in data["rows"] if row["status"] != "ok"
                   or row["points"] != row["possible"]]
-        print("grading: %d students x %d labs, %d jobs: %.0f s wall, %.0f s CPU, load average %.1f to %.1f%s"
-              % (n, nlabs, data["jobs"], data["seconds"], data["cpu_seconds"], load0, os.getloadavg()[0],
+        print("grading: %d students x %d labs, %d jobs: %.0f s wall (%.0f s of it the starting tree's), %.0f s CPU, "
+              "load average %.1f to %.1f%s"
+              % (n, nlabs, data["jobs"], data["seconds"], data["start_seconds"], data["cpu_seconds"], load0,
+                 os.getloadavg()[0],
                  "; not full marks: %s" % not_ok[:6] if not_ok else ""))
         add("grading", "grade-class, wall s (%d x %d labs, %d jobs)" % (n, nlabs, data["jobs"]),
             data["seconds"], "s")
