@@ -185,6 +185,8 @@ void fill_kstat(struct inode *inode, struct kstat *st)
 	st->size = inode->i_size;
 	st->blocks = inode->i_blocks;
 	st->dev = MKDEV(0, inode->i_sb->s_dev_minor);
+	st->uid = inode->i_uid;
+	st->gid = inode->i_gid;
 }
 
 static int __vfs_stat(const struct path *cwd, const char *name, unsigned int flags, struct kstat *st)
@@ -213,4 +215,37 @@ int vfs_fstat(struct file *f, struct kstat *st)
 {
 	fill_kstat(f->f_path.inode, st);
 	return 0;
+}
+
+static int __vfs_setattr(const struct path *cwd, const char *name, unsigned int flags,
+			 struct iattr *attr)
+{
+	struct path p;
+	int err = vfs_path_lookup(cwd, name, flags, &p);
+
+	if (err)
+		return err;
+	err = notify_change(p.inode, attr);
+	path_put(&p);
+	return err;
+}
+
+int vfs_setattr(const struct path *cwd, const char *name, unsigned int flags, struct iattr *attr)
+{
+	int ret;
+
+	vfs_lock();
+	ret = __vfs_setattr(cwd, name, flags, attr);
+	vfs_unlock();
+	return ret;
+}
+
+int vfs_fsetattr(struct file *f, struct iattr *attr)
+{
+	int ret;
+
+	vfs_lock();
+	ret = notify_change(f->f_path.inode, attr);
+	vfs_unlock();
+	return ret;
 }

@@ -421,6 +421,8 @@ static long put_stat64(const struct kstat *k, struct stat64 __user *out)
 	s.st_ino = s.st_ino32 = (u32)k->ino;
 	s.st_mode = k->mode;
 	s.st_nlink = k->nlink;
+	s.st_uid = k->uid;
+	s.st_gid = k->gid;
 	s.st_rdev = encode_dev(k->rdev);
 	s.st_size = k->size;
 	s.st_blksize = 4096;
@@ -504,6 +506,8 @@ long sys_statx(int dfd, const char __user *filename, int flags, unsigned int mas
 	v = 4096;
 	memcpy(s + 4, &v, 4);
 	memcpy(s + 16, &k.nlink, 4);
+	memcpy(s + 20, &k.uid, 4);
+	memcpy(s + 24, &k.gid, 4);
 	memcpy(s + 28, &mode, 2);
 	q = k.ino;
 	memcpy(s + 32, &q, 8);
@@ -960,12 +964,127 @@ long sys_sendfile64(int out_fd, int in_fd, loff_t __user *offset, size_t count)
 	return r <= 0 ? r : w;
 }
 
-/* Ownership, modes and times: ramfs keeps none of them yet; accepted, as root may. */
-long sys_chown(void) { return 0; }
-long sys_chmod(void) { return 0; }
-long sys_fchmod(void) { return 0; }
-long sys_fchownat(void) { return 0; }
-long sys_fchmodat(void) { return 0; }
+/* ---- modes and owners (Linux's fs/open.c, kernel/uid16.c) ---- */
+
+struct setattr_args {
+	struct iattr attr;
+	unsigned int lookup; /* LOOKUP_FOLLOW, or 0 for lchown's link itself */
+};
+
+static int op_setattr(const struct path *d, const char *n, unsigned long arg)
+{
+	struct setattr_args *a = (struct setattr_args *)arg;
+
+	return vfs_setattr(d, n, a->lookup, &a->attr);
+}
+
+static void chmod_attr(struct iattr *attr, unsigned int mode)
+{
+	attr->ia_valid = ATTR_MODE;
+	attr->ia_mode = (umode_t)(mode & S_IALLUGO);
+}
+
+/* -1 leaves an id as it is; a chown drops set-ID bits of a non-directory (fs/attr.c). */
+static void chown_attr(struct iattr *attr, unsigned int user, unsigned int group)
+{
+	attr->ia_valid = ATTR_KILL_SUID | ATTR_KILL_SGID;
+	if (user != (unsigned int)-1) {
+		attr->ia_valid |= ATTR_UID;
+		attr->ia_uid = user;
+	}
+	if (group != (unsigned int)-1) {
+		attr->ia_valid |= ATTR_GID;
+		attr->ia_gid = group;
+	}
+}
+
+static long fd_setattr(int fd, struct iattr *attr)
+{
+	struct file *f = fget(files(), fd);
+
+	return f ? vfs_fsetattr(f, attr) : -EBADF;
+}
+
+long sys_fchmodat(int dfd, const char __user *filename, unsigned int mode)
+{
+	struct setattr_args a = { .lookup = LOOKUP_FOLLOW };
+
+	chmod_attr(&a.attr, mode);
+	return with_name_at(dfd, filename, op_setattr, (unsigned long)&a);
+}
+
+long sys_chmod(const char __user *filename, unsigned int mode)
+{
+	return sys_fchmodat(AT_FDCWD, filename, mode);
+}
+
+long sys_fchmod(int fd, unsigned int mode)
+{
+	struct iattr attr;
+
+	chmod_attr(&attr, mode);
+	return fd_setattr(fd, &attr);
+}
+
+long sys_fchownat(int dfd, const char __user *filename, unsigned int user, unsigned int group,
+		  int flags)
+{
+	struct setattr_args a = { .lookup = flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW };
+	char c;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	chown_attr(&a.attr, user, group);
+	if (flags & AT_EMPTY_PATH) { /* as fstatat: the file open at dfd */
+		if (get_user(c, filename))
+			return -EFAULT;
+		if (!c)
+			return fd_setattr(dfd, &a.attr);
+	}
+	return with_name_at(dfd, filename, op_setattr, (unsigned long)&a);
+}
+
+long sys_chown(const char __user *filename, unsigned int user, unsigned int group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, 0);
+}
+
+long sys_lchown(const char __user *filename, unsigned int user, unsigned int group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_fchown(int fd, unsigned int user, unsigned int group)
+{
+	struct iattr attr;
+
+	chown_attr(&attr, user, group);
+	return fd_setattr(fd, &attr);
+}
+
+/* The first calls' 16-bit ids (old_uid_t): only the low half counts, 0xffff is -1. */
+static unsigned int id16(unsigned int id)
+{
+	id &= 0xffff;
+	return id == 0xffff ? (unsigned int)-1 : id;
+}
+
+long sys_chown16(const char __user *filename, unsigned int user, unsigned int group)
+{
+	return sys_chown(filename, id16(user), id16(group));
+}
+
+long sys_lchown16(const char __user *filename, unsigned int user, unsigned int group)
+{
+	return sys_lchown(filename, id16(user), id16(group));
+}
+
+long sys_fchown16(int fd, unsigned int user, unsigned int group)
+{
+	return sys_fchown(fd, id16(user), id16(group));
+}
+
+/* Times: ramfs keeps none yet; accepted, as root may. */
 long sys_utimensat(void) { return 0; }
 long sys_fsync(int fd) { return fget(files(), fd) ? 0 : -EBADF; }
 long sys_sync(void) { return 0; }

@@ -1,7 +1,7 @@
 /*
  * irq.c: interrupt lines and handler dispatch. IRQ 0-15 are the ISA lines,
  * on vectors 32-47, from the I/O APIC when the machine has one and the
- * 8259 pair otherwise; IRQ 16-47 are MSI-X messages to the local APIC on
+ * 8259 pair otherwise; IRQ 16-47 are MSI and MSI-X messages to the local APIC on
  * vectors 48-79. Each line keeps its controller (2.6's hw_interrupt_type),
  * its handlers and a count, for /proc/interrupts.
  */
@@ -28,6 +28,8 @@ struct irq_desc {
 	struct irq_action *action;
 	unsigned long count[NR_CPUS]; /* per CPU, as 2.6's kstat_cpu(cpu).irqs[irq] */
 	unsigned long affinity;	      /* /proc/irq/N/smp_affinity; 0 read as CPU 0's */
+	unsigned int irq_count;	      /* note_interrupt's window, and the unhandled in it */
+	unsigned int irqs_unhandled;
 };
 
 static struct irq_desc irq_desc[NR_IRQS];
@@ -78,21 +80,27 @@ static void msi_end(unsigned int irq)
 	apic_eoi();
 }
 
-/* Linux 2.6's typename for MSI-X lines; the message needs only the APIC's EOI. */
+/* Linux 2.6's typenames for MSI and MSI-X lines; a message needs only the APIC's EOI. */
 static struct hw_interrupt_type msix_irq_type = {
 	.typename = "PCI-MSI-X",
 	.ack = msi_ack,
 	.end = msi_end,
 };
 
-int create_irq(void)
+static struct hw_interrupt_type msi_irq_type = {
+	.typename = "PCI-MSI",
+	.ack = msi_ack,
+	.end = msi_end,
+};
+
+static int alloc_msg_irq(struct hw_interrupt_type *chip)
 {
 	unsigned long flags = local_irq_save();
 	int irq = -ENOSPC;
 
 	for (int i = NR_IRQS_LEGACY; i < NR_IRQS && apic_present(); i++) {
 		if (!irq_desc[i].chip) {
-			irq_desc[i] = (struct irq_desc){ .chip = &msix_irq_type, .affinity = 1ul << 0 };
+			irq_desc[i] = (struct irq_desc){ .chip = chip, .affinity = 1ul << 0 };
 			irq = i;
 			break;
 		}
@@ -101,11 +109,26 @@ int create_irq(void)
 	return irq;
 }
 
+int create_irq(void) { return alloc_msg_irq(&msix_irq_type); }
+
+int create_msi_irq(void) { return alloc_msg_irq(&msi_irq_type); }
+
 void destroy_irq(int irq)
 {
 	if (irq < NR_IRQS_LEGACY || irq >= NR_IRQS)
 		return;
-	WARN(irq_desc[irq].action, "destroy_irq: IRQ %d still has a handler", irq);
+	if (WARN(irq_desc[irq].action, "destroy_irq: IRQ %d still has a handler: %s (free_irq first)",
+		 irq, irq_desc[irq].action->name)) {
+		unsigned long flags = local_irq_save();
+
+		while (irq_desc[irq].action) { /* never to be called again: the driver may be gone */
+			struct irq_action *a = irq_desc[irq].action;
+
+			irq_desc[irq].action = a->next;
+			kfree(a);
+		}
+		local_irq_restore(flags);
+	}
 	irq_desc[irq].chip = NULL;
 }
 
@@ -124,6 +147,8 @@ int request_irq(int irq, irq_handler_t handler, const char *name, void *dev)
 	for (pp = &irq_desc[irq].action; *pp; pp = &(*pp)->next)
 		;
 	*pp = a;
+	if (a == irq_desc[irq].action)
+		irq_desc[irq].irq_count = irq_desc[irq].irqs_unhandled = 0;
 	if (a == irq_desc[irq].action && irq_desc[irq].chip->enable)
 		irq_desc[irq].chip->enable((unsigned int)irq);
 	local_irq_restore(flags);
@@ -237,11 +262,42 @@ static size_t show_cpu_row(char *buf, size_t size, const char *name, const unsig
 	return n + scnprintf(buf + n, size - n, "\n");
 }
 
+/*
+ * 2.6's note_interrupt (kernel/irq/spurious.c): a line whose handlers said
+ * IRQ_NONE to 99,900 of its last 100,000 interrupts is stuck (a device that
+ * nobody acknowledges, on a level line): it is reported and masked, so that
+ * the kernel runs on. A request_irq after the last free_irq unmasks it.
+ */
+static void note_interrupt(int irq, bool handled)
+{
+	struct irq_desc *desc = &irq_desc[irq];
+
+	if (!handled)
+		desc->irqs_unhandled++;
+	if (++desc->irq_count < 100000)
+		return;
+	desc->irq_count = 0;
+	if (desc->irqs_unhandled > 99900) {
+		printk(KERN_ERR "irq %d: nobody cared\n", irq);
+		dump_stack();
+		printk(KERN_ERR "handlers:\n");
+		for (struct irq_action *a = desc->action; a; a = a->next)
+			printk(KERN_ERR "[<%08lx>] (%s)\n", (unsigned long)a->handler, a->name);
+		printk(KERN_EMERG "Disabling IRQ #%d\n", irq);
+		if (desc->chip->disable)
+			desc->chip->disable((unsigned int)irq);
+	}
+	desc->irqs_unhandled = 0;
+}
+
 static void handle(int irq)
 {
+	bool handled = false;
+
 	irq_desc[irq].count[smp_processor_id()]++;
 	for (struct irq_action *a = irq_desc[irq].action; a; a = a->next)
-		a->handler(irq, a->dev);
+		handled |= a->handler(irq, a->dev) == IRQ_HANDLED;
+	note_interrupt(irq, handled);
 }
 
 void irq_dispatch(int irq)

@@ -58,7 +58,6 @@ struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 
 bool task_tick(struct rq *rq, struct task_struct *p)
 {
-	p->utime++;
 	if (p == rq->idle)
 		return rq->nr_running > 0;
 	if (--p->time_slice > 0)

@@ -12,9 +12,11 @@
  * runnable. The queues are kept under the interrupt lock (kernel/irq_lock.c).
  */
 #include <asm/io.h>
+#include <asm/irq_regs.h>
 #include <kobold/clock.h>
 #include <kobold/idle.h>
 #include <kobold/irqflags.h>
+#include <kobold/kernel_stat.h>
 #include <kobold/kthread.h>
 #include <kobold/panic.h>
 #include <kobold/mm.h>
@@ -239,8 +241,10 @@ static void rebalance_tick(struct rq *rq)
 
 void scheduler_tick(void)
 {
+	struct pt_regs *regs = get_irq_regs(); /* NULL: called from no interrupt */
 	struct rq *rq = this_rq();
 
+	account_process_tick(current, regs && user_mode(regs));
 	if (scheduler_running && task_tick(rq, current))
 		set_need_resched();
 	if (scheduler_running)
@@ -347,6 +351,7 @@ struct task_struct *create_thread(int (*fn)(void *data), void *data, const char 
 	p->thread.esp = (unsigned long)sp;
 	flags = local_irq_save();
 	task_list_add(p);
+	total_forks++;
 	local_irq_restore(flags);
 	return p;
 }

@@ -215,6 +215,8 @@ static u64 realtime_ns(void)
 	return boot_epoch_ns + ktime_get_ns();
 }
 
+unsigned long boot_time_seconds(void) { return (unsigned long)((realtime_ns() - ktime_get_ns()) / NSEC_PER_SEC); }
+
 static int clock_ns(int which, u64 *ns)
 {
 	switch (which) {
@@ -230,7 +232,7 @@ static int clock_ns(int which, u64 *ns)
 		return 0;
 	case CLOCK_PROCESS_CPUTIME_ID:
 	case CLOCK_THREAD_CPUTIME_ID:
-		*ns = (u64)current->utime * (NSEC_PER_SEC / HZ);
+		*ns = (u64)(current->utime + current->stime) * (NSEC_PER_SEC / HZ);
 		return 0;
 	default:
 		return -EINVAL;
@@ -471,7 +473,7 @@ long sys_sysinfo(struct sysinfo __user *info)
 
 long sys_times(u32 __user *buf)
 {
-	u32 t[4] = { (u32)(current->utime / (HZ / 100)), 0, 0, 0 };
+	u32 t[4] = { (u32)(current->utime / (HZ / 100)), (u32)(current->stime / (HZ / 100)), 0, 0 };
 
 	if (buf && copy_to_user(buf, t, sizeof(t)))
 		return -EFAULT;

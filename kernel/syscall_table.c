@@ -14,6 +14,7 @@ long sys_brk();
 long sys_chdir();
 long sys_chmod();
 long sys_chown();
+long sys_chown16();
 long sys_clock_getres();
 long sys_clock_getres32();
 long sys_clock_gettime();
@@ -35,6 +36,8 @@ long sys_faccessat2();
 long sys_fchdir();
 long sys_fchmod();
 long sys_fchmodat();
+long sys_fchown();
+long sys_fchown16();
 long sys_fchownat();
 long sys_fcntl64();
 long sys_fork();
@@ -76,6 +79,8 @@ long sys_getuid();
 long sys_ioctl();
 long sys_kill();
 long sys_listen();
+long sys_lchown();
+long sys_lchown16();
 long sys_llseek();
 long sys_lseek();
 long sys_lstat64();
@@ -183,7 +188,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(13, "time", sys_time),
 	SYSCALL(14, "mknod", sys_mknod),
 	SYSCALL(15, "chmod", sys_chmod),
-	NI(16, "lchown"),
+	SYSCALL(16, "lchown", sys_lchown16),
 	NI(17, "break"),
 	NI(18, "oldstat"),
 	SYSCALL(19, "lseek", sys_lseek),
@@ -262,7 +267,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(92, "truncate", sys_truncate),
 	SYSCALL(93, "ftruncate", sys_ftruncate),
 	SYSCALL(94, "fchmod", sys_fchmod),
-	NI(95, "fchown"),
+	SYSCALL(95, "fchown", sys_fchown16),
 	SYSCALL(96, "getpriority", sys_getpriority),
 	SYSCALL(97, "setpriority", sys_setpriority),
 	NI(98, "profil"),
@@ -349,7 +354,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(179, "rt_sigsuspend", sys_rt_sigsuspend),
 	SYSCALL(180, "pread64", sys_pread64),
 	SYSCALL(181, "pwrite64", sys_pwrite64),
-	SYSCALL(182, "chown", sys_chown),
+	SYSCALL(182, "chown", sys_chown16),
 	SYSCALL(183, "getcwd", sys_getcwd),
 	NI(184, "capget"),
 	NI(185, "capset"),
@@ -365,7 +370,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(195, "stat64", sys_stat64),
 	SYSCALL(196, "lstat64", sys_lstat64),
 	SYSCALL(197, "fstat64", sys_fstat64),
-	SYSCALL(198, "lchown32", sys_chown),
+	SYSCALL(198, "lchown32", sys_lchown),
 	SYSCALL(199, "getuid32", sys_getuid),
 	SYSCALL(200, "getgid32", sys_getgid),
 	SYSCALL(201, "geteuid32", sys_geteuid),
@@ -374,7 +379,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(204, "setregid32"),
 	SYSCALL(205, "getgroups32", sys_getgroups),
 	NI(206, "setgroups32"),
-	SYSCALL(207, "fchown32", sys_chown),
+	SYSCALL(207, "fchown32", sys_fchown),
 	NI(208, "setresuid32"),
 	SYSCALL(209, "getresuid32", sys_getresuid),
 	NI(210, "setresgid32"),

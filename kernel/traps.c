@@ -6,6 +6,7 @@
 #include <asm/apic.h>
 #include <asm/desc.h>
 #include <asm/io.h>
+#include <asm/irq_regs.h>
 #include <asm/irq.h>
 #include <asm/traps.h>
 #include <kobold/kallsyms.h>
@@ -132,9 +133,14 @@ static __noreturn void die(struct pt_regs *r)
  * (2.6's resume_kernel with CONFIG_PREEMPT). The handler holds the
  * interrupt lock (kernel/irq_lock.c), as a thread with interrupts off does.
  */
+struct pt_regs *irq_regs[NR_CPUS];
+
 static void irq_handle(struct pt_regs *regs)
 {
+	struct pt_regs *old_regs;
+
 	irq_lock_acquire();
+	old_regs = set_irq_regs(regs);
 	__preempt_count += HARDIRQ_OFFSET;
 	if (regs->vector == LOCAL_TIMER_VECTOR) {
 		apic_eoi();
@@ -146,6 +152,7 @@ static void irq_handle(struct pt_regs *regs)
 		irq_dispatch((int)regs->vector - IRQ_BASE);
 	}
 	__preempt_count -= HARDIRQ_OFFSET;
+	set_irq_regs(old_regs);
 	if ((regs->eflags & X86_EFLAGS_IF) && need_resched() && preempt_count() == 0)
 		preempt_schedule_irq();
 	if (regs->eflags & X86_EFLAGS_IF)

@@ -1,5 +1,5 @@
 # user.mk: the programs of user/ (usertests, lsblk, ueventmon, netlinktest, oomgrow,
-# aiotests, aioread, sysbench, the labs' sculltest, scullptest, scullmtest), static i386
+# aiotests, aioread, sysbench, the labs' sculltest, scullptest, scullmtest, edutest), static i386
 # ELF executables built with the host gcc -m32 -static (gcc-multilib).
 # (`make usertests-linux`, which boots Debian's Linux, is in bench.mk.)
 USER_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(sort $(wildcard user/*.c)))

@@ -9,7 +9,9 @@
 #include <asm/page.h>
 #include <kobold/mm.h>
 #include <kobold/printk.h>
+#include <kobold/proc_fs.h>
 #include <kobold/smp.h>
+#include <kobold/string.h>
 
 #define PTE_PRESENT 0x001
 #define PTE_WRITE 0x002
@@ -128,4 +130,27 @@ void iounmap(volatile void __iomem *addr)
 	for (unsigned long i = r.first; i < r.first + r.n; i++)
 		vm_used[i / 32] &= ~(1u << (i % 32));
 	local_irq_restore(flags);
+}
+
+/*
+ * /proc/vmallocinfo as Linux 2.6.24 added it, one line per mapping (Kobold
+ * keeps no caller to show): the area, its size (Linux's adds a guard page
+ * that Kobold's mappings do not have), the physical address, "ioremap".
+ */
+size_t proc_show_vmallocinfo(char *buf, size_t size)
+{
+	unsigned long flags = local_irq_save();
+	size_t n = 0;
+
+	for (unsigned long i = 0; i < VMALLOC_PAGES; i++) {
+		unsigned long va = VMALLOC_START + (i << PAGE_SHIFT), len;
+
+		if (!vm_npages[i])
+			continue;
+		len = (unsigned long)vm_npages[i] << PAGE_SHIFT;
+		n += scnprintf(buf + n, size - n, "0x%08lx-0x%08lx %8lu phys=%lx ioremap\n", va,
+			       va + len, len, (unsigned long)(*vm_pte(i) & ~(PAGE_SIZE - 1)));
+	}
+	local_irq_restore(flags);
+	return n;
 }

@@ -1,4 +1,4 @@
-"""labuser.py: the user programs that labs 20-23's checkers run on the kernel
+"""labuser.py: the user programs that labs 14 and 20-23's checkers run on the kernel
 under check: each built from user/NAME.c of that kernel's tree with
 `gcc -m32 -static` (as `make user`), then packed into a newc cpio that the
 checker boots with (`-initrd`); the in-kernel shell runs /usr/bin/NAME.

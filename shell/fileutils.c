@@ -30,6 +30,12 @@ static const char *file_type(umode_t m)
 	return "regular file";
 }
 
+/* coreutils' name column: the shell reads no /etc/passwd, so only root has a name. */
+static const char *id_name(unsigned int id)
+{
+	return id == 0 ? "root" : "UNKNOWN";
+}
+
 static void print_stat(const char *path, const struct kstat *st)
 {
 	const char *rwx = "rwxrwxrwx";
@@ -55,8 +61,8 @@ static void print_stat(const char *path, const struct kstat *st)
 	else
 		sh_printf("Device: %u,%u\tInode: %-11lu Links: %u\n", MAJOR(st->dev),
 			  MINOR(st->dev), st->ino, st->nlink);
-	sh_printf("Access: (%04o/%s)  Uid: (    0/    root)   Gid: (    0/    root)\n",
-		  st->mode & 07777, mode);
+	sh_printf("Access: (%04o/%s)  Uid: (%5u/%8s)   Gid: (%5u/%8s)\n", st->mode & 07777, mode,
+		  st->uid, id_name(st->uid), st->gid, id_name(st->gid));
 }
 
 static int cmd_stat(int argc, char **argv)

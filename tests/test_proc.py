@@ -33,7 +33,7 @@ def test_proc_lists_its_files(vm):
     names = sh(vm, "ls /proc").split()
     assert [n for n in names if not n.isdigit()] == [
         "cmdline", "cpuinfo", "filesystems", "interrupts", "iomem", "ioports", "irq", "loadavg", "lockdep_stats",
-        "meminfo", "mounts", "self", "stat", "sys", "uptime", "version"]
+        "meminfo", "mounts", "self", "stat", "sys", "uptime", "version", "vmallocinfo"]
     assert {"1", "2"} <= {n for n in names if n.isdigit()}  # a directory per process
 
 
@@ -71,6 +71,28 @@ def test_uptime_counts_up_and_the_idle_time_with_it(vm):
     assert re.fullmatch(r"\d+\.\d\d \d+\.\d\d\n", vm.run("cat /proc/uptime"))
     assert second[0] > first[0] and second[1] > first[1]
     assert 0 < second[1] <= second[0]
+
+
+def proc_stat(k):
+    """/proc/stat as {name: [numbers]}."""
+    return {l.split()[0]: [int(x) for x in l.split()[1:]] for l in sh(k, "cat /proc/stat").splitlines()}
+
+
+def test_stat_has_2_6_12s_lines_and_they_add_up(vm):
+    """The CPUs' eight kinds of time, summed and then one line per CPU; the interrupts
+    in all and per IRQ; the idle CPU's time goes to idle."""
+    first = proc_stat(vm)
+    assert list(first) == ["cpu", "cpu0", "intr", "ctxt", "btime", "processes", "procs_running",
+                           "procs_blocked"], first
+    assert len(first["cpu"]) == len(first["cpu0"]) == 8 and first["cpu"] == first["cpu0"]
+    assert first["intr"][0] == sum(first["intr"][1:]) and first["intr"][1] > 0  # the PIT's IRQ 0
+    assert abs(first["btime"][0] - time.time()) < 86400  # QEMU's CMOS clock is the host's
+    time.sleep(0.5)  # the kernel sits at its prompt: the CPU halts
+    second = proc_stat(vm)
+    idle = second["cpu0"][3] - first["cpu0"][3]
+    assert 20 <= idle <= 100, (first, second)  # in USER_HZ (100): most of half a second
+    assert second["cpu0"][0] == first["cpu0"][0]  # no process ran: no user time
+    assert second["ctxt"][0] > first["ctxt"][0] and second["btime"] == first["btime"]
 
 
 def test_version_and_cmdline(vm):

@@ -4,7 +4,7 @@ argv and env per event for a hot-added and removed virtio disk and for modprobe/
 sbd; helpers that hang, exit non-zero, are missing or not executable, a path too long;
 the in-kernel udev switched off at run time. Boot two (udev.enabled=0): busybox mdev
 on a tmpfs /dev, coldplug (add written to uevent files) and hotplug with
-/etc/mdev.conf rules, and a
+/etc/mdev.conf rules (owner, group, mode, a link), /proc refusing chown and chmod, and a
 storm of modprobe/rmmod cycles (UMH_CYCLES, 10 here, 100 in make umh-soak): every
 event seen, no zombie, memory and kobjects back where they were."""
 import os
@@ -44,13 +44,15 @@ SLOW_BLOCK = """#!/bin/sh
 [ "$1" = block ] && sleep 2
 echo "$SEQNUM $1" >> /tmp/order
 """
-# Owner root (Kobold's files have no other: chown is accepted and changes nothing), mode
-# 640, the node in disks/ and a link to it where mdev would have put it.
 # The storm's: shell built-ins only, one exec per event.
 COUNT = """#!/bin/sh
 echo "SEQNUM=$SEQNUM $1 $ACTION" > /tmp/hp/$SEQNUM
 """
-MDEV_CONF = """sbd([0-9]+) 0:0 640 >disks/sbd%1
+# sbd's nodes: owner root, group 6 (disk), mode 640, in disks/ with a link where mdev would
+# have put them; a hot-added virtio disk: owner 1, group 6, mode 600 (vda, coldplugged, has
+# mdev's default: root's, 660).
+MDEV_CONF = """sbd([0-9]+) 0:6 640 >disks/sbd%1
+vd[b-z] 1:6 600
 """
 
 
@@ -295,6 +297,20 @@ def stat(k, path):
     return sh(k, "/bin/stat -c '%F %u:%g %a %t:%T' " + path).strip()
 
 
+def hotplug_doc_mdev():
+    """docs/hotplug.md's mdev.conf and the stat lines it shows for the nodes."""
+    with open(os.path.join(ROOT, "docs", "hotplug.md")) as f:
+        text = f.read()
+    conf = re.search(r"link\. With\n\n```\n(.*?)```", text, re.S).group(1)
+    return conf, re.findall(r"^/dev/\S+ \w+ special file .*$", text, re.M)
+
+
+def settled(k, path, want):
+    """path's stat once mdev has made the node and set its owner and mode (or the last seen)."""
+    return wait_for(k, "/bin/stat -c '%F %u:%g %a %t:%T' " + path,
+                    lambda out: out.strip() == want).strip()
+
+
 def test_mdev_fills_and_follows_a_tmpfs_dev(k2):
     """Coldplug as 2.6's start_udev did it: "add" written to each class device's uevent
     file replays its event to the helper, mdev. (busybox 1.26 on, as Debian's, scans
@@ -307,7 +323,7 @@ def test_mdev_fills_and_follows_a_tmpfs_dev(k2):
     assert "none on /dev type tmpfs" in sh(k, "mount")
     assert stat(k, "/dev/vda") == "block special file 0:0 660 fd:0"
     assert stat(k, "/dev/null") == "character special file 0:0 660 1:3"
-    assert stat(k, "/dev/disks/sbd0") == "block special file 0:0 640 fe:0"
+    assert settled(k, "/dev/disks/sbd0", "block special file 0:6 640 fe:0") == "block special file 0:6 640 fe:0"
     assert sh(k, "readlink /dev/sbd0").strip() == "disks/sbd0"
     k.run("rmmod sbd")
     wait_for(k, "ls /dev", lambda out: "sbd0" not in out.split())
@@ -315,15 +331,28 @@ def test_mdev_fills_and_follows_a_tmpfs_dev(k2):
     assert "sbd0" not in sh(k, "ls /dev/disks").split()
     k.run("modprobe sbd nr=2")
     wait_for(k, "ls /dev/disks", lambda out: "sbd1" in out.split())
-    assert stat(k, "/dev/disks/sbd1") == "block special file 0:0 640 fe:1"
+    assert settled(k, "/dev/disks/sbd1", "block special file 0:6 640 fe:1") == "block special file 0:6 640 fe:1"
     assert sh(k, "readlink /dev/sbd1").strip() == "disks/sbd1"
     k.monitor("device_add virtio-blk-pci,drive=hp0,id=hot0,addr=0x6")
     wait_for(k, "ls /dev", lambda out: "vdb" in out.split())
-    assert stat(k, "/dev/vdb") == "block special file 0:0 660 fd:10"
+    assert settled(k, "/dev/vdb", "block special file 1:6 600 fd:10") == "block special file 1:6 600 fd:10"
+    conf, lines = hotplug_doc_mdev()  # the doc shows this very state
+    assert conf == MDEV_CONF
+    assert sh(k, "/bin/stat -c '%n %F %u:%g %a %t:%T' " + " ".join(l.split()[0] for l in lines)
+              ).strip().splitlines() == lines
     k.monitor("device_del hot0")
     wait_for(k, "ls /dev", lambda out: "vdb" not in out.split())
     assert "vdb" not in sh(k, "ls /dev").split()
     assert sh(k, "echo /sbin/hotplug > /proc/sys/kernel/hotplug") == ""
+
+
+def test_proc_keeps_no_owners(k2):
+    """/proc has no setattr: chmod and chown answer EPERM and change nothing
+    (docs/differences.md: 2.6 kept them in the proc_dir_entry)."""
+    k = k2
+    assert "Operation not permitted" in sh(k, "chmod 600 /proc/uptime")
+    assert "Operation not permitted" in sh(k, "chown 1:2 /proc/uptime")
+    assert stat(k, "/proc/uptime") == "regular empty file 0:0 444 0:0"
 
 
 def test_storm_of_cycles_every_event_seen_nothing_left(k2):

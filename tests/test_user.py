@@ -28,7 +28,7 @@ def test_user_programs_build_as_static_i386_executables():
     subprocess.run(["make", "-s", "user"], cwd=ROOT, check=True, capture_output=True)
     # At least these (lab 23's mylsblk.c joins them once a student has written it).
     assert {"aioread", "aiotests", "lsblk", "netlinktest", "oomgrow", "scullmtest", "scullptest",
-            "sculltest", "sysbench", "ueventmon", "usertests"} <= set(PROGS), PROGS
+            "sculltest", "sysbench", "ueventmon", "usertests", "edutest"} <= set(PROGS), PROGS
     for prog in PROGS:
         ident, e_type, e_machine, ptypes = elf_header(os.path.join(BUILD, "user", prog))
         assert ident[:4] == b"\x7fELF" and ident[4] == 1 and ident[5] == 1, prog  # ELF32, LSB

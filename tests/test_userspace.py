@@ -158,13 +158,21 @@ def small(images):
 
 
 def test_processes_run_on_every_cpu(small):
-    """Four busy processes at once on 2 CPUs: some run on CPU 1 (field 39 of
-    /proc/PID/stat, the CPU it last ran on), each with its own TSS and TLS slots."""
+    """Four busy processes at once on 2 CPUs: CPU 1 spends time in user mode
+    (/proc/stat), and each process finishes its loop and reads its own
+    /proc/PID/stat (field 39: the CPU it ran on last) through its own TSS and
+    TLS slots. /proc/stat's "processes" counts the sh and its three forks."""
+    before = small.run("cat /proc/stat")
     out = small.run("sh -c 'busy() { i=0; while [ $i -lt 1500 ]; do i=$((i+1)); done; "
                     "cut -d\" \" -f39 /proc/self/stat; }; busy & busy & busy & busy; wait'",
                     timeout=60)
-    cpus = re.findall(r"^(\d+)$", out, re.M)
-    assert len(cpus) == 4 and "1" in cpus, out
+    after = small.run("cat /proc/stat")
+    assert sorted(re.findall(r"^(\d+)$", out, re.M)) in (["0"] * i + ["1"] * (4 - i) for i in range(5)), out
+    ticks = {int(c): int(t) for c, t in re.findall(r"^cpu(\d+) (\d+) ", before, re.M)}
+    later = {int(c): int(t) for c, t in re.findall(r"^cpu(\d+) (\d+) ", after, re.M)}
+    assert sorted(later) == [0, 1] and later[1] > ticks[1], (before, after)
+    forks = [int(re.search(r"^processes (\d+)$", t, re.M).group(1)) for t in (before, after)]
+    assert forks[1] - forks[0] == 4 + 4, (before, after)  # sh, 3 busy, 4 cut
 
 
 def test_pids_wrap_at_pid_max(small):

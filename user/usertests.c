@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -446,6 +447,152 @@ static void uname_and_random(void)
 	CHECK(getrandom(r, sizeof(r), 0) == sizeof(r) && memcmp(r, zero, sizeof(r)) != 0);
 }
 
+/* ---- owners and modes ---- */
+
+/* The mode (type and permission bits) of name, or 0. */
+static unsigned int mode_of(const char *name)
+{
+	struct stat st;
+
+	return stat(name, &st) == 0 ? st.st_mode : 0;
+}
+
+/* "uid:gid" of name (lstat: a link itself), for comparing in one CHECK. */
+static const char *ids_of(const char *name, bool link)
+{
+	static char buf[32];
+	struct stat st;
+
+	if ((link ? lstat(name, &st) : stat(name, &st)) != 0)
+		return "none";
+	snprintf(buf, sizeof(buf), "%u:%u", (unsigned)st.st_uid, (unsigned)st.st_gid);
+	return buf;
+}
+
+static void chmod_fchmod_fchmodat(void)
+{
+	struct stat st;
+	int fd = open(TMP "-m", O_CREAT | O_TRUNC | O_RDWR, 0600), dir;
+
+	CHECK(fd >= 0);
+	CHECK(chmod(TMP "-m", 0751) == 0 && mode_of(TMP "-m") == (S_IFREG | 0751));
+	CHECK(chmod(TMP "-m", S_IFDIR | 0640) == 0); /* the type bits are not chmod's */
+	CHECK(mode_of(TMP "-m") == (S_IFREG | 0640));
+	CHECK(fchmod(fd, 04604) == 0 && fstat(fd, &st) == 0 && st.st_mode == (S_IFREG | 04604));
+	/* the system call has no flags (glibc's fchmodat emulates AT_SYMLINK_NOFOLLOW) */
+	CHECK(syscall(SYS_fchmodat, AT_FDCWD, TMP "-m", 0600) == 0);
+	CHECK(mode_of(TMP "-m") == (S_IFREG | 0600));
+	CHECK((dir = open("/tmp", O_RDONLY | O_DIRECTORY)) >= 0);
+	CHECK(syscall(SYS_fchmodat, dir, "usertests-m", 0644) == 0);
+	CHECK(mode_of(TMP "-m") == (S_IFREG | 0644));
+	close(dir);
+	CHECK(mkdir(TMP "-md", 0755) == 0 && chmod(TMP "-md", 0700) == 0);
+	CHECK(mode_of(TMP "-md") == (S_IFDIR | 0700) && rmdir(TMP "-md") == 0);
+	CHECK(chmod("/nonexistent/x", 0644) == -1 && errno == ENOENT);
+	CHECK(chmod(TMP "-m/x", 0644) == -1 && errno == ENOTDIR);
+	CHECK(syscall(SYS_chmod, (char *)8, 0644) == -1 && errno == EFAULT);
+	CHECK(fchmod(-1, 0644) == -1 && errno == EBADF);
+	CHECK(syscall(SYS_fchmodat, 1000, "usertests-m", 0644) == -1 && errno == EBADF);
+	CHECK(syscall(SYS_fchmodat, fd, "x", 0644) == -1 && errno == ENOTDIR);
+	CHECK(close(fd) == 0 && unlink(TMP "-m") == 0);
+}
+
+/* Each of i386's nine chown calls: 16-bit ids in the first three, links followed or not. */
+static void chown_lchown_fchown_fchownat(void)
+{
+	int fd = open(TMP "-o", O_CREAT | O_TRUNC | O_RDWR, 0644);
+	struct stat st;
+
+	CHECK(fd >= 0 && symlink(TMP "-o", TMP "-ol") == 0);
+	CHECK(strcmp(ids_of(TMP "-o", false), "0:0") == 0);
+	CHECK(syscall(SYS_chown32, TMP "-o", 1, 2) == 0 && strcmp(ids_of(TMP "-o", false), "1:2") == 0);
+	CHECK(syscall(SYS_chown32, TMP "-o", -1, 3) == 0 && strcmp(ids_of(TMP "-o", false), "1:3") == 0);
+	CHECK(syscall(SYS_chown32, TMP "-o", 70000, -1) == 0);
+	CHECK(strcmp(ids_of(TMP "-o", false), "70000:3") == 0);
+	CHECK(syscall(SYS_fchown32, fd, 5, 6) == 0 && fstat(fd, &st) == 0 && st.st_uid == 5 && st.st_gid == 6);
+	/* 16-bit: 0xffff is -1, and only the low half of a wider id counts */
+	CHECK(syscall(SYS_chown, TMP "-o", 0xffff, 9) == 0 && strcmp(ids_of(TMP "-o", false), "5:9") == 0);
+	CHECK(syscall(SYS_fchown, fd, 0x1000a, 0xffff) == 0 && strcmp(ids_of(TMP "-o", false), "10:9") == 0);
+	/* lchown: the link itself; chown: what it points to */
+	CHECK(syscall(SYS_lchown32, TMP "-ol", 11, 12) == 0 && strcmp(ids_of(TMP "-ol", true), "11:12") == 0);
+	CHECK(strcmp(ids_of(TMP "-o", false), "10:9") == 0);
+	CHECK(syscall(SYS_lchown, TMP "-ol", 13, 0xffff) == 0 && strcmp(ids_of(TMP "-ol", true), "13:12") == 0);
+	CHECK(syscall(SYS_chown32, TMP "-ol", 14, 15) == 0 && strcmp(ids_of(TMP "-o", false), "14:15") == 0);
+	CHECK(strcmp(ids_of(TMP "-ol", true), "13:12") == 0);
+	CHECK(syscall(SYS_fchownat, AT_FDCWD, TMP "-ol", 16, 17, AT_SYMLINK_NOFOLLOW) == 0);
+	CHECK(strcmp(ids_of(TMP "-ol", true), "16:17") == 0 && strcmp(ids_of(TMP "-o", false), "14:15") == 0);
+	CHECK(syscall(SYS_fchownat, AT_FDCWD, TMP "-ol", 18, 19, 0) == 0);
+	CHECK(strcmp(ids_of(TMP "-o", false), "18:19") == 0 && strcmp(ids_of(TMP "-ol", true), "16:17") == 0);
+	CHECK(syscall(SYS_fchownat, fd, "", 20, 21, AT_EMPTY_PATH) == 0); /* the open file */
+	CHECK(strcmp(ids_of(TMP "-o", false), "20:21") == 0);
+	CHECK(syscall(SYS_fchownat, fd, "", 0, 0, 0) == -1 && errno == ENOENT);
+	CHECK(syscall(SYS_fchownat, AT_FDCWD, TMP "-o", 0, 0, 0x4) == -1 && errno == EINVAL);
+	CHECK(syscall(SYS_fchownat, 1000, "usertests-o", 0, 0, 0) == -1 && errno == EBADF);
+	CHECK(syscall(SYS_fchownat, fd, "x", 0, 0, 0) == -1 && errno == ENOTDIR);
+	/* a chown, even to the same ids, takes a program's set-ID bits away */
+	CHECK(chmod(TMP "-o", 06755) == 0 && syscall(SYS_chown32, TMP "-o", -1, -1) == 0);
+	CHECK(mode_of(TMP "-o") == (S_IFREG | 0755));
+	CHECK(syscall(SYS_chown32, "/nonexistent/x", 0, 0) == -1 && errno == ENOENT);
+	CHECK(syscall(SYS_lchown32, TMP "-o/x", 0, 0) == -1 && errno == ENOTDIR);
+	CHECK(syscall(SYS_chown, (char *)8, 0, 0) == -1 && errno == EFAULT);
+	CHECK(syscall(SYS_fchown32, -1, 0, 0) == -1 && errno == EBADF);
+	CHECK(syscall(SYS_fchown, 1000, 0, 0) == -1 && errno == EBADF);
+	CHECK(close(fd) == 0 && unlink(TMP "-ol") == 0 && unlink(TMP "-o") == 0);
+}
+
+/* A check in a child: its number is the exit status if it fails. */
+#define CHILD_CHECK(cond)            \
+	do {                         \
+		step++;              \
+		if (!(cond))         \
+			return step; \
+	} while (0)
+
+/* The child's checks, as uid 1000 and gid 1000: the number of the first that fails, or 0. */
+static int as_a_user(void)
+{
+	int fd, step = 0;
+
+	setgroups(0, NULL); /* no group of root's left over (Kobold keeps none) */
+	CHILD_CHECK(setgid(1000) == 0 && setuid(1000) == 0);
+	CHILD_CHECK(chmod(TMP "-uroot", 0600) == -1 && errno == EPERM);
+	CHILD_CHECK(chown(TMP "-uroot", 1000, -1) == -1 && errno == EPERM);
+	CHILD_CHECK((fd = open(TMP "-u/mine", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0);
+	/* a new file is its creator's */
+	CHILD_CHECK(strcmp(ids_of(TMP "-u/mine", false), "1000:1000") == 0);
+	CHILD_CHECK(chmod(TMP "-u/mine", 0600) == 0 && chown(TMP "-u/mine", 1000, 1000) == 0);
+	CHILD_CHECK(chown(TMP "-u/mine", 0, -1) == -1 && errno == EPERM);
+	CHILD_CHECK(chown(TMP "-u/mine", -1, 5) == -1 && errno == EPERM);
+	/* set-group-ID only for a group of one's own */
+	CHILD_CHECK(chmod(TMP "-u/other-group", 02750) == 0);
+	CHILD_CHECK(mode_of(TMP "-u/other-group") == (S_IFREG | 0750));
+	return 0;
+}
+
+static void owners_for_a_user(void)
+{
+	static char why[64];
+	int status, fd;
+	pid_t pid;
+
+	CHECK(mkdir(TMP "-u", 0755) == 0 && chown(TMP "-u", 1000, 1000) == 0);
+	CHECK((fd = open(TMP "-uroot", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0);
+	CHECK((fd = open(TMP "-u/other-group", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0);
+	CHECK(chown(TMP "-u/other-group", 1000, 5) == 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(as_a_user());
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	snprintf(why, sizeof(why), "the child's check number %d", WEXITSTATUS(status));
+	if (WEXITSTATUS(status)) {
+		failure = why;
+		return;
+	}
+	CHECK(mode_of(TMP "-uroot") == (S_IFREG | 0644));
+	CHECK(unlink(TMP "-u/mine") == 0 && unlink(TMP "-u/other-group") == 0);
+	CHECK(rmdir(TMP "-u") == 0 && unlink(TMP "-uroot") == 0);
+}
+
 /* ---- sysfs through open/read/write ---- */
 
 static void sysfs_attributes(void)
@@ -460,6 +607,18 @@ static void sysfs_attributes(void)
 	CHECK(open("/sys/kernel/uevent_seqnum", O_WRONLY) == -1 && errno == EACCES);
 	CHECK((fd = open("/sys/class/block", O_RDONLY | O_DIRECTORY)) >= 0);
 	close(fd);
+}
+
+/* sysfs keeps root's chmod and chown of an attribute; put back as it was. */
+static void sysfs_chmod_chown(void)
+{
+	const char *seq = "/sys/kernel/uevent_seqnum";
+
+	CHECK(mode_of(seq) == (S_IFREG | 0444) && strcmp(ids_of(seq, false), "0:0") == 0);
+	CHECK(chmod(seq, 0400) == 0 && chown(seq, 3, 4) == 0);
+	CHECK(mode_of(seq) == (S_IFREG | 0400) && strcmp(ids_of(seq, false), "3:4") == 0);
+	CHECK(chmod(seq, 0444) == 0 && chown(seq, 0, 0) == 0);
+	CHECK(mode_of(seq) == (S_IFREG | 0444) && strcmp(ids_of(seq, false), "0:0") == 0);
 }
 
 /* ---- limits ---- */
@@ -527,7 +686,11 @@ static const struct test tests[] = {
 	{ "mmap_munmap_mprotect", mmap_munmap_mprotect },
 	{ "clocks_and_sleep", clocks_and_sleep },
 	{ "uname_and_random", uname_and_random },
+	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
+	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
+	{ "owners_for_a_user", owners_for_a_user },
 	{ "sysfs_attributes", sysfs_attributes },
+	{ "sysfs_chmod_chown", sysfs_chmod_chown },
 	{ "fork_bomb_ends_in_eagain", fork_bomb_ends_in_eagain },
 };
 

@@ -4,6 +4,7 @@
  * removed when it goes (Linux 2.6.32's devtmpfs, called from device_add and
  * device_del; here from class_device_add and class_device_del too).
  */
+#include <kobold/cred.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/printk.h>
@@ -75,16 +76,20 @@ fail:
 int devtmpfs_create_node(const char *name, umode_t mode, dev_t devt)
 {
 	struct inode *dir;
+	struct fs_ids ids;
 	const char *last;
 	int err = -EINVAL;
 
 	if (!dev_sb)
 		return 0; /* before devtmpfs_init: nothing to make yet */
+	/* the node and its directories are root's, whoever's call added the device */
+	ids = override_creds_root();
 	dir = node_dir(name, &last, true);
 	if (dir) {
 		err = dir->i_op->mknod(dir, last, mode, devt);
 		iput(dir);
 	}
+	revert_creds(ids);
 	if (err)
 		pr_warn("devtmpfs: could not create /dev/%s: %d\n", name, err);
 	return err;

@@ -1,5 +1,6 @@
 /*
- * msi.c: MSI-X (PCI 3.0 §6.8.2). The capability names a table in one of
+ * msi.c: MSI (PCI 3.0 §6.8.1) and MSI-X (§6.8.2). MSI's capability holds
+ * one message's address and data in configuration space. MSI-X's capability names a table in one of
  * the function's memory BARs; each entry holds the address and data of one
  * message, which the function writes to raise that interrupt. We point
  * every entry at the boot CPU's local APIC with a vector of its own (Intel
@@ -14,6 +15,15 @@
 #include <kobold/printk.h>
 #include <kobold/slab.h>
 #include <kobold/smp.h>
+
+#define PCI_MSI_FLAGS 2 /* message control */
+#define PCI_MSI_FLAGS_ENABLE 0x0001
+#define PCI_MSI_FLAGS_QSIZE 0x0070 /* multiple message enable: 0 = one */
+#define PCI_MSI_FLAGS_64BIT 0x0080
+#define PCI_MSI_ADDRESS_LO 4
+#define PCI_MSI_ADDRESS_HI 8 /* 64-bit capable functions only */
+#define PCI_MSI_DATA_32 8
+#define PCI_MSI_DATA_64 12
 
 #define PCI_MSIX_FLAGS 2	    /* message control */
 #define PCI_MSIX_FLAGS_QSIZE 0x07ff /* table size - 1 */
@@ -86,7 +96,7 @@ int pci_enable_msix(struct pci_dev *pdev, struct msix_entry *entries, int nvec)
 	volatile u32 *table;
 	int err;
 
-	if (!pos || nvec < 1 || pdev->msix_enabled)
+	if (!pos || nvec < 1 || pdev->msix_enabled || pdev->msi_enabled)
 		return -EINVAL;
 	if (!apic_present())
 		return -ENODEV;
@@ -151,4 +161,64 @@ void pci_disable_msix(struct pci_dev *pdev)
 	pci_write_config_word(pdev, pos + PCI_MSIX_FLAGS, ctrl & ~PCI_MSIX_FLAGS_ENABLE);
 	msix_free_irqs(pdev);
 	pdev->msix_enabled = false;
+}
+
+static void pci_intx(struct pci_dev *pdev, bool on)
+{
+	u16 cmd = pci_read_config_word(pdev, PCI_COMMAND);
+
+	cmd = on ? cmd & ~PCI_COMMAND_INTX_DISABLE : cmd | PCI_COMMAND_INTX_DISABLE;
+	pci_write_config_word(pdev, PCI_COMMAND, cmd);
+}
+
+/* The message: the boot CPU's local APIC, the IRQ's vector; the data's place follows the address's width. */
+static void msi_write_msg(struct pci_dev *pdev, u8 pos, u16 ctrl, int irq)
+{
+	pci_write_config_dword(pdev, pos + PCI_MSI_ADDRESS_LO, MSI_ADDR_BASE | cpu_to_apicid(0) << 12);
+	if (ctrl & PCI_MSI_FLAGS_64BIT) {
+		pci_write_config_dword(pdev, pos + PCI_MSI_ADDRESS_HI, 0);
+		pci_write_config_word(pdev, pos + PCI_MSI_DATA_64, (u16)irq_to_vector(irq));
+	} else {
+		pci_write_config_word(pdev, pos + PCI_MSI_DATA_32, (u16)irq_to_vector(irq));
+	}
+}
+
+int pci_enable_msi(struct pci_dev *pdev)
+{
+	u8 pos = pci_find_capability(pdev, PCI_CAP_ID_MSI);
+	u16 ctrl;
+	int irq;
+
+	if (!pos || pdev->msi_enabled || pdev->msix_enabled)
+		return -EINVAL;
+	if (!apic_present())
+		return -ENODEV;
+	irq = create_msi_irq();
+	if (irq < 0)
+		return irq;
+	ctrl = pci_read_config_word(pdev, pos + PCI_MSI_FLAGS);
+	msi_write_msg(pdev, pos, ctrl, irq);
+	ctrl &= ~PCI_MSI_FLAGS_QSIZE; /* one message, whatever the function could send */
+	pci_write_config_word(pdev, pos + PCI_MSI_FLAGS, ctrl | PCI_MSI_FLAGS_ENABLE);
+	pci_intx(pdev, false);
+	pdev->irq_intx = pdev->irq;
+	pdev->irq = (unsigned int)irq;
+	pdev->msi_enabled = true;
+	return 0;
+}
+
+/* After free_irq (destroy_irq warns of a handler left on the line, and takes it off). */
+void pci_disable_msi(struct pci_dev *pdev)
+{
+	u8 pos = pci_find_capability(pdev, PCI_CAP_ID_MSI);
+	u16 ctrl;
+
+	if (!pdev->msi_enabled || !pos)
+		return;
+	ctrl = pci_read_config_word(pdev, pos + PCI_MSI_FLAGS);
+	pci_write_config_word(pdev, pos + PCI_MSI_FLAGS, ctrl & ~PCI_MSI_FLAGS_ENABLE);
+	pci_intx(pdev, true);
+	destroy_irq((int)pdev->irq);
+	pdev->irq = pdev->irq_intx;
+	pdev->msi_enabled = false;
 }

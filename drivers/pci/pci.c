@@ -1,10 +1,12 @@
 /*
  * pci.c: the PCI subsystem's start and the calls drivers make on a function
  * (Linux 2.6's drivers/pci/pci.c): enabling its BARs, bus mastering, and
- * walking its capability list (PCI 3.0 §6.7).
+ * walking its capability list (PCI 3.0 §6.7), a driver's claim on its BARs
+ * and the reach of its DMA.
  */
 #include <kobold/errno.h>
 #include <kobold/printk.h>
+#include <kobold/slab.h>
 
 #include "pci.h"
 
@@ -49,6 +51,80 @@ void pci_clear_master(struct pci_dev *pdev)
 	u16 cmd = pci_read_config_word(pdev, PCI_COMMAND);
 
 	pci_write_config_word(pdev, PCI_COMMAND, cmd & ~PCI_COMMAND_MASTER);
+}
+
+int pci_request_region(struct pci_dev *pdev, int bar, const char *name)
+{
+	struct resource *bres = &pdev->resource[bar], *res;
+	int err;
+
+	if (bar < 0 || bar >= PCI_STD_RESOURCES || !pci_resource_len(pdev, bar))
+		return -EINVAL;
+	res = kzalloc(sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	*res = (struct resource){ .start = bres->start, .end = bres->end, .flags = bres->flags, .name = name };
+	err = request_resource(bres, res);
+	if (err) {
+		pr_warn("PCI: Unable to reserve %s region #%d:%llx@%llx for device %s\n",
+			(bres->flags & IORESOURCE_IO) ? "I/O" : "mem", bar + 1,
+			(unsigned long long)resource_size(bres), (unsigned long long)bres->start,
+			pci_name(pdev));
+		kfree(res);
+		return err;
+	}
+	pdev->region[bar] = res;
+	return 0;
+}
+
+void pci_release_region(struct pci_dev *pdev, int bar)
+{
+	if (bar < 0 || bar >= PCI_STD_RESOURCES || !pdev->region[bar])
+		return;
+	release_resource(pdev->region[bar]);
+	kfree(pdev->region[bar]);
+	pdev->region[bar] = NULL;
+}
+
+int pci_request_regions(struct pci_dev *pdev, const char *name)
+{
+	int bar, err;
+
+	for (bar = 0; bar < PCI_STD_RESOURCES; bar++) {
+		if (!pci_resource_len(pdev, bar))
+			continue;
+		err = pci_request_region(pdev, bar, name);
+		if (err)
+			goto out_release;
+	}
+	return 0;
+
+out_release:
+	while (--bar >= 0)
+		pci_release_region(pdev, bar);
+	return err;
+}
+
+void pci_release_regions(struct pci_dev *pdev)
+{
+	for (int bar = 0; bar < PCI_STD_RESOURCES; bar++)
+		pci_release_region(pdev, bar);
+}
+
+int pci_set_dma_mask(struct pci_dev *pdev, u64 mask)
+{
+	if (mask < 0x00ffffffull)
+		return -EIO;
+	pdev->dma_mask = mask;
+	return 0;
+}
+
+int pci_set_consistent_dma_mask(struct pci_dev *pdev, u64 mask)
+{
+	if (mask < 0x00ffffffull)
+		return -EIO;
+	pdev->dev.coherent_dma_mask = mask;
+	return 0;
 }
 
 /* The next capability with id cap after the one at pos (0: from the list head). */

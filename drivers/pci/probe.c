@@ -193,6 +193,7 @@ static struct pci_dev *pci_scan_device(struct pci_bus *bus, unsigned int devfn)
 	pdev->dev.bus = &pci_bus_type;
 	pdev->dev.parent = bus->bridge;
 	pdev->dev.release = pci_release_dev;
+	pdev->dma_mask = pdev->dev.coherent_dma_mask = 0xffffffffull; /* 32 bits, as 2.6's default */
 	snprintf(pdev->dev.bus_id, BUS_ID_SIZE, "0000:%02x:%02x.%u", bus->number,
 		 PCI_SLOT(devfn), PCI_FUNC(devfn));
 	pci_bus_insert(bus, pdev);

@@ -237,7 +237,7 @@ static unsigned long vm_pages(struct mm_struct *mm)
 static size_t show_stat(struct task_struct *p, char *buf, size_t size)
 {
 	struct mm_struct *mm = p->user.mm;
-	unsigned long ut = p->utime * 100 / HZ, st = p->user.stime * 100 / HZ;
+	unsigned long ut = p->utime * USER_HZ / HZ, st = p->stime * USER_HZ / HZ;
 
 	return scnprintf(buf, size,
 			 "%d (%s) %c %d %d %d 0 -1 %u 0 0 0 0 %lu %lu 0 0 20 0 1 0 %lu %lu %lu "
@@ -375,30 +375,4 @@ size_t proc_show_loadavg(char *buf, size_t size)
 	}
 	local_irq_restore(flags);
 	return scnprintf(buf, size, "0.00 0.00 0.00 %d/%d %d\n", running, total, last);
-}
-
-/*
- * /proc/stat, the lines busybox's top and ps read: the CPU's ticks in
- * USER_HZ (user: the processes' ticks; Kobold does not split system time
- * from idle), context switches, the boot time, the PIDs used.
- */
-size_t proc_show_stat(char *buf, size_t size)
-{
-	unsigned long flags = local_irq_save();
-	unsigned long user = 0, total = jiffies / (HZ / 100), running = 0;
-	struct task_struct *p;
-	int last = 0;
-
-	list_for_each_entry(p, &task_list, tasks) {
-		if (p->user.mm)
-			user += p->utime / (HZ / 100);
-		running += p->state == TASK_RUNNING;
-		last = max(last, p->pid);
-	}
-	local_irq_restore(flags);
-	user = min(user, total);
-	return scnprintf(buf, size,
-			 "cpu  %lu 0 0 %lu 0 0 0 0 0 0\ncpu0 %lu 0 0 %lu 0 0 0 0 0 0\nctxt %lu\n"
-			 "processes %d\nprocs_running %lu\nprocs_blocked 0\n",
-			 user, total - user, user, total - user, nr_context_switches(), last, running);
 }

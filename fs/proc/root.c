@@ -38,6 +38,7 @@ static const struct proc_entry proc_entries[] = {
 	{ "sys", NULL, proc_sys_root_inode }, /* fs/proc/proc_sysctl.c */
 	{ "uptime", proc_show_uptime },
 	{ "version", proc_show_version },
+	{ "vmallocinfo", proc_show_vmallocinfo },
 };
 
 struct proc_snapshot {

@@ -4,6 +4,7 @@
  * its children in a red-black tree by name. A node is freed once it is
  * unlinked and its last holder (open file, cwd) lets go.
  */
+#include <kobold/cred.h>
 #include <kobold/errno.h>
 #include <kobold/mm.h>
 #include <kobold/slab.h>
@@ -14,6 +15,7 @@
 static const struct inode_operations ramfs_dir_inode_operations;
 static const struct inode_operations ramfs_file_inode_operations;
 static const struct inode_operations ramfs_symlink_inode_operations;
+static const struct inode_operations ramfs_special_inode_operations;
 static const struct file_operations ramfs_dir_operations;
 static const struct super_operations ramfs_super_operations;
 
@@ -35,6 +37,8 @@ static struct ramfs_inode *ramfs_new_inode(struct super_block *sb, const char *n
 	inode->i_sb = sb;
 	inode->i_ino = ++s->next_ino;
 	inode->i_mode = mode;
+	inode->i_uid = current_fsuid(); /* the creator's, as 2.6's ramfs_get_inode */
+	inode->i_gid = current_fsgid();
 	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
 	if (S_ISDIR(mode)) {
 		inode->i_op = &ramfs_dir_inode_operations;
@@ -45,6 +49,7 @@ static struct ramfs_inode *ramfs_new_inode(struct super_block *sb, const char *n
 	} else if (S_ISLNK(mode)) {
 		inode->i_op = &ramfs_symlink_inode_operations;
 	} else {
+		inode->i_op = &ramfs_special_inode_operations;
 		init_special_inode(inode, mode, dev);
 	}
 	return ri;
@@ -335,14 +340,21 @@ static const struct inode_operations ramfs_dir_inode_operations = {
 	.symlink = ramfs_symlink,
 	.mknod = ramfs_mknod,
 	.rename = ramfs_rename,
+	.setattr = simple_setattr,
 };
 
 static const struct inode_operations ramfs_file_inode_operations = {
 	.truncate = ramfs_truncate,
+	.setattr = simple_setattr,
 };
 
 static const struct inode_operations ramfs_symlink_inode_operations = {
 	.readlink = ramfs_readlink,
+	.setattr = simple_setattr,
+};
+
+static const struct inode_operations ramfs_special_inode_operations = {
+	.setattr = simple_setattr,
 };
 
 static const struct file_operations ramfs_dir_operations = {

@@ -19,6 +19,7 @@ struct sysfs_inode {
 static struct super_block *sysfs_sb;
 static const struct inode_operations sysfs_dir_inode_operations;
 static const struct inode_operations sysfs_symlink_inode_operations;
+static const struct inode_operations sysfs_file_inode_operations;
 static const struct file_operations sysfs_dir_operations;
 static const struct file_operations sysfs_file_operations;
 
@@ -44,6 +45,8 @@ static struct inode *sysfs_get_inode(struct sysfs_dirent *sd)
 	inode->i_sb = sysfs_sb;
 	inode->i_ino = (unsigned long)sd; /* one node, one number, while it is held */
 	inode->i_nlink = 1;
+	inode->i_uid = sd->uid;
+	inode->i_gid = sd->gid;
 	if (sysfs_is_dir(sd)) {
 		inode->i_mode = S_IFDIR | sd->mode;
 		inode->i_nlink = 2;
@@ -55,6 +58,7 @@ static struct inode *sysfs_get_inode(struct sysfs_dirent *sd)
 	} else {
 		inode->i_mode = S_IFREG | sd->mode;
 		inode->i_size = SYSFS_PAGE_SIZE; /* as Linux's sysfs reports */
+		inode->i_op = &sysfs_file_inode_operations;
 		inode->i_fop = &sysfs_file_operations;
 	}
 	si->sd = sysfs_get(sd);
@@ -171,12 +175,38 @@ static const char *sysfs_name(struct inode *inode)
 	return to_sd(inode)->name;
 }
 
+/*
+ * Each lookup makes a new inode, so a chmod or chown is kept in the node
+ * itself, where the next lookup finds it (2.6.22's sysfs_setattr kept an
+ * iattr in the sysfs_dirent). A link's own mode stays 0777.
+ */
+static int sysfs_setattr(struct inode *inode, const struct iattr *attr)
+{
+	struct sysfs_dirent *sd = to_sd(inode);
+
+	mutex_lock(&sysfs_mutex);
+	if (attr->ia_valid & ATTR_UID)
+		sd->uid = attr->ia_uid;
+	if (attr->ia_valid & ATTR_GID)
+		sd->gid = attr->ia_gid;
+	if ((attr->ia_valid & ATTR_MODE) && sd->type != SYSFS_KOBJ_LINK)
+		sd->mode = attr->ia_mode & S_IALLUGO;
+	mutex_unlock(&sysfs_mutex);
+	return simple_setattr(inode, attr);
+}
+
 static const struct inode_operations sysfs_dir_inode_operations = {
 	.lookup = sysfs_vfs_lookup,
+	.setattr = sysfs_setattr,
 };
 
 static const struct inode_operations sysfs_symlink_inode_operations = {
 	.readlink = sysfs_vfs_readlink,
+	.setattr = sysfs_setattr,
+};
+
+static const struct inode_operations sysfs_file_inode_operations = {
+	.setattr = sysfs_setattr,
 };
 
 static const struct file_operations sysfs_dir_operations = {

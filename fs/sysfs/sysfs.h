@@ -29,6 +29,7 @@ struct sysfs_dirent {
 	int type;	/* SYSFS_ROOT, SYSFS_DIR, SYSFS_KOBJ_ATTR or SYSFS_KOBJ_LINK */
 	unsigned int flags;
 	umode_t mode;
+	unsigned int uid, gid; /* root's, until a chown (2.6.22's s_iattr kept them too) */
 	const char *name;
 	struct sysfs_dirent *parent;
 	struct rb_node node; /* in parent->dir.children, by name */

@@ -10,6 +10,10 @@
 void __iomem *ioremap(unsigned long phys, unsigned long size);
 void iounmap(volatile void __iomem *addr);
 
+/* One 32-bit access to device memory, as Linux 2.6's readl and writel (x86 orders them itself). */
+static inline u32 readl(const volatile void __iomem *addr) { return *(const volatile u32 *)addr; }
+static inline void writel(u32 v, volatile void __iomem *addr) { *(volatile u32 *)addr = v; }
+
 static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }

@@ -1,7 +1,7 @@
 /*
  * irq.h: interrupt lines and their handlers, shared lines included. IRQ
  * 0-15 are the ISA lines (the I/O APIC's, or the 8259 pair's); 16 and up
- * are message-signalled (MSI-X), each a vector of its own at the local
+ * are message-signalled (MSI, MSI-X), each a vector of its own at the local
  * APIC, handed out by create_irq().
  */
 #ifndef ASM_IRQ_H
@@ -27,8 +27,9 @@ void free_irq(int irq, void *dev);
 void init_IRQ(void);
 void irq_dispatch(int irq);
 unsigned long irq_count(int irq);
-/* A free message-signalled IRQ (its vector is IRQ_BASE + irq), or -ENOSPC. */
+/* A free message-signalled IRQ (its vector is IRQ_BASE + irq), or -ENOSPC: MSI-X's, MSI's. */
 int create_irq(void);
+int create_msi_irq(void);
 void destroy_irq(int irq);
 static inline unsigned int irq_to_vector(int irq) { return IRQ_BASE + (unsigned int)irq; }
 /* A spurious interrupt (8259 IRQ 7/15 or the APIC's spurious vector): counted as ERR. */

@@ -173,8 +173,9 @@ struct device {
 	struct device_driver *driver; /* bound driver, or NULL */
 	void *driver_data;
 	void *platform_data;
-	dev_t devt;   /* if set: a "dev" file "MAJ:MIN" */
-	bool is_root; /* Kobold: made by root_device_register */
+	u64 coherent_dma_mask; /* what dma_alloc_coherent's buffers must lie below */
+	dev_t devt;	       /* if set: a "dev" file "MAJ:MIN" */
+	bool is_root;	       /* Kobold: made by root_device_register */
 	struct dev_pm_info power;
 	void (*release)(struct device *dev);
 	/* The newer API (Linux 2.6.18 on): a device that is a member of a class. */

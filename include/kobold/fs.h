@@ -32,6 +32,13 @@ typedef s64 loff_t;
 #define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 #endif
+#ifndef S_ISUID
+#define S_ISUID 04000
+#define S_ISGID 02000
+#define S_ISVTX 01000
+#define S_IXGRP 00010
+#endif
+#define S_IALLUGO 07777 /* what chmod may change: never the type bits */
 
 /* open() flags, with Linux's values. */
 #ifndef O_ACCMODE
@@ -77,6 +84,20 @@ struct kstat {
 	loff_t size;
 	unsigned long blocks; /* 512-byte units, as stat(2) */
 	dev_t dev;	      /* of the filesystem: 0:N, N the superblock's number */
+	unsigned int uid, gid;
+};
+
+/* A change of an inode's attributes (2.6's struct iattr): what ia_valid names. */
+#define ATTR_MODE 0x1
+#define ATTR_UID 0x2
+#define ATTR_GID 0x4
+#define ATTR_KILL_SUID 0x800 /* chown of a non-directory: the set-ID bits go */
+#define ATTR_KILL_SGID 0x1000
+
+struct iattr {
+	unsigned int ia_valid;
+	umode_t ia_mode;
+	unsigned int ia_uid, ia_gid;
 };
 
 struct kstatfs {
@@ -99,6 +120,8 @@ struct inode_operations {
 	/* A link's text into buf (NUL-terminated); its length. */
 	int (*readlink)(struct inode *inode, char *buf, size_t size);
 	int (*truncate)(struct inode *inode, loff_t size);
+	/* Keeps a checked change (notify_change); without it the filesystem keeps no owners: -EPERM. */
+	int (*setattr)(struct inode *inode, const struct iattr *attr);
 };
 
 struct kiocb;
@@ -144,6 +167,7 @@ struct file_operations {
 struct inode {
 	int i_count;
 	umode_t i_mode;
+	unsigned int i_uid, i_gid; /* owner and group (stat's st_uid, st_gid) */
 	unsigned int i_nlink;
 	dev_t i_rdev;
 	loff_t i_size;
@@ -218,6 +242,11 @@ void iput(struct inode *inode);
 /* Device nodes: i_fop becomes the char or block device's open. */
 void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev);
 bool same_inode(const struct inode *a, const struct inode *b);
+/* fs/attr.c: checks a change against the caller's ids, then the filesystem's setattr. */
+int inode_change_ok(const struct inode *inode, struct iattr *attr);
+int notify_change(struct inode *inode, struct iattr *attr);
+/* A setattr for filesystems that keep the inode itself (ramfs, tmpfs): copies the change. */
+int simple_setattr(struct inode *inode, const struct iattr *attr);
 
 /* ---- character and block device nodes (fs/char_dev.c, fs/block_dev.c) ---- */
 
@@ -288,6 +317,9 @@ int vfs_mknod(const struct path *cwd, const char *name, umode_t mode, dev_t dev)
 int vfs_rename(const struct path *cwd, const char *oldname, const char *newname);
 int vfs_readlink(const struct path *cwd, const char *name, char *buf, size_t size);
 int vfs_truncate(const struct path *cwd, const char *name, loff_t size);
+/* chmod and chown: notify_change on name (LOOKUP_FOLLOW: a link's target), or on an open file. */
+int vfs_setattr(const struct path *cwd, const char *name, unsigned int flags, struct iattr *attr);
+int vfs_fsetattr(struct file *file, struct iattr *attr);
 
 int do_mount(const struct path *cwd, const char *dev_name, const char *dir, const char *type);
 int do_umount(const struct path *cwd, const char *dir);

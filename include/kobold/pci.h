@@ -48,6 +48,7 @@
 
 #define PCI_CAP_LIST_ID 0
 #define PCI_CAP_LIST_NEXT 1
+#define PCI_CAP_ID_MSI 0x05  /* MSI (PCI 3.0 §6.8.1) */
 #define PCI_CAP_ID_VNDR 0x09 /* vendor specific: virtio 1.x uses these */
 #define PCI_CAP_ID_MSIX 0x11 /* MSI-X (PCI 3.0 §6.8.2) */
 
@@ -90,10 +91,14 @@ struct pci_dev {
 	unsigned int irq; /* the interrupt line (IRQ on the 8259) */
 	bool is_added;	  /* registered with the device model */
 	bool is_enabled;
+	bool msi_enabled;      /* pdev->irq is the MSI's; irq_intx the pin's */
+	unsigned int irq_intx; /* pdev->irq before pci_enable_msi, back at disable */
 	bool msix_enabled;
 	unsigned int msix_nvec; /* IRQs given out by pci_enable_msix */
 	int *msix_irqs;
 	struct resource resource[PCI_NUM_RESOURCES];
+	struct resource *region[PCI_STD_RESOURCES]; /* a driver's, from pci_request_region */
+	u64 dma_mask;				    /* what its streaming DMA can reach */
 	struct device dev;
 	struct pci_driver *driver;
 };
@@ -167,6 +172,23 @@ int pci_enable_device(struct pci_dev *pdev);
 void pci_disable_device(struct pci_dev *pdev);
 void pci_set_master(struct pci_dev *pdev);
 void pci_clear_master(struct pci_dev *pdev);
+/*
+ * A driver's claim on BAR bar's range, as Linux 2.6's: a resource named
+ * name below the BAR's, shown in /proc/iomem or /proc/ioports. -EBUSY if
+ * another driver (or this one, not having released it) holds it.
+ */
+int pci_request_region(struct pci_dev *pdev, int bar, const char *name);
+void pci_release_region(struct pci_dev *pdev, int bar);
+/* Every BAR the function has; all or none. */
+int pci_request_regions(struct pci_dev *pdev, const char *name);
+void pci_release_regions(struct pci_dev *pdev);
+/*
+ * The addresses the function's DMA can reach (2.6's pci_set_dma_mask and
+ * pci_set_consistent_dma_mask): -EIO below 24 bits (the ISA DMA's reach, as
+ * 2.6 i386's dma_supported refused).
+ */
+int pci_set_dma_mask(struct pci_dev *pdev, u64 mask);
+int pci_set_consistent_dma_mask(struct pci_dev *pdev, u64 mask);
 /* Offset of the first capability with id cap at or after start (0 = from the list head). */
 u8 pci_find_capability(struct pci_dev *pdev, u8 cap);
 u8 pci_find_next_capability(struct pci_dev *pdev, u8 pos, u8 cap);
@@ -175,6 +197,16 @@ u8 pci_find_next_capability(struct pci_dev *pdev, u8 pos, u8 cap);
 #define pci_resource_len(pdev, bar) \
 	((pdev)->resource[(bar)].end ? resource_size(&(pdev)->resource[(bar)]) : 0)
 #define pci_resource_flags(pdev, bar) ((pdev)->resource[(bar)].flags)
+
+/*
+ * MSI (drivers/pci/msi.c), with the calls Linux 2.6.1 added (2.6.8's form): one message, to the
+ * boot CPU's local APIC. While enabled, pdev->irq is the message's IRQ
+ * (shown as PCI-MSI in /proc/interrupts) and INTx is off; pci_disable_msi,
+ * after free_irq, gives the pin's IRQ back. 0, or -EINVAL (no MSI
+ * capability, or MSI or MSI-X already on), -ENODEV (no local APIC), -ENOSPC.
+ */
+int pci_enable_msi(struct pci_dev *pdev);
+void pci_disable_msi(struct pci_dev *pdev);
 
 /* MSI-X (drivers/pci/msi.c), Linux 2.6's interface: entry is the table slot asked for. */
 struct msix_entry {

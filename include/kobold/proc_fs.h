@@ -21,6 +21,7 @@ size_t proc_show_loadavg(char *buf, size_t size);	/* fs/proc/base.c */
 size_t proc_show_lockdep_stats(char *buf, size_t size); /* kernel/lockdep.c */
 size_t proc_show_stat(char *buf, size_t size);		/* fs/proc/base.c */
 size_t proc_show_meminfo(char *buf, size_t size);	/* fs/proc/meminfo.c */
+size_t proc_show_vmallocinfo(char *buf, size_t size);	/* mm/ioremap.c */
 size_t proc_show_mounts(char *buf, size_t size);	/* fs/namespace.c */
 size_t proc_show_uptime(char *buf, size_t size);	/* fs/proc/uptime.c */
 size_t proc_show_version(char *buf, size_t size);	/* fs/proc/version.c */

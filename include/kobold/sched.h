@@ -67,7 +67,6 @@ struct user_task {
 	void *fpu;		       /* 512 bytes of fxsave state, 16-aligned */
 	void *fpu_alloc;
 	unsigned long start_time; /* jiffies at fork */
-	unsigned long stime;	  /* ticks in the kernel */
 	bool orphan;		  /* its parent died: PID 1 adopted it */
 };
 
@@ -92,7 +91,7 @@ struct task_struct {
 	unsigned long cpus_allowed;	 /* a bit per CPU it may run on (kthread_bind) */
 	struct thread_info *thread_info; /* the bottom of its stack */
 	unsigned long nvcsw, nivcsw;	 /* switches: voluntary (slept), involuntary (preempted) */
-	unsigned long utime;		 /* ticks it was running at */
+	unsigned long utime, stime;	 /* ticks it was running in ring 3, in the kernel */
 	void *stack;			 /* THREAD_SIZE bytes; NULL for the boot thread */
 	struct thread_struct thread;
 	struct lockdep_task lockdep; /* the locks it holds (kernel/lockdep.c) */

@@ -17,6 +17,8 @@ struct archive {
 	size_t len;
 };
 
+static unsigned int owner_uid, owner_gid; /* the next members' owner and group */
+
 /* A member in newc, as gen_init_cpio writes it: header, name, padding, data, padding. */
 static void add(struct archive *a, const char *name, unsigned int mode, const char *data,
 		unsigned int rmajor, unsigned int rminor)
@@ -25,7 +27,7 @@ static void add(struct archive *a, const char *name, unsigned int mode, const ch
 
 	a->len += (size_t)scnprintf(a->buf + a->len, ARCHIVE_MAX - a->len,
 				    "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", 1u,
-				    mode, 0u, 0u, 1u, 0u, (unsigned int)size, 0u, 0u, rmajor, rminor,
+				    mode, owner_uid, owner_gid, 1u, 0u, (unsigned int)size, 0u, 0u, rmajor, rminor,
 				    (unsigned int)namesize, 0u);
 	memcpy(a->buf + a->len, name, namesize);
 	a->len += namesize;
@@ -216,12 +218,16 @@ static void cpio_unpacks_later_over_earlier(struct ktest *t)
 	add(b, "kt_cpio/etc/motd", S_IFLNK | 0777, "issue", 0, 0);
 	add(b, "kt_cpio/etc/issue", S_IFREG | 0600, "second\n", 0, 0);
 	add(b, "kt_cpio/bin/sh", S_IFREG | 0755, "#!/bin/busybox sh\n", 0, 0);
+	owner_uid = 1000; /* as gen_init_cpio's "file NAME SRC MODE 1000 100" */
+	owner_gid = 100;
 	add(b, "kt_cpio/deep/a/b", S_IFREG | 0644, "x", 0, 0);
+	add(b, "kt_cpio/deep/a", S_IFDIR | 0750, NULL, 0, 0); /* there already: its owner changes */
+	owner_uid = owner_gid = 0;
 	add(b, "sys/kt_cpio", S_IFREG | 0644, "hidden", 0, 0); /* sysfs is mounted there */
 	memcpy(b->buf + b->len, "070701garbage", 13);
 	b->len += 13;
 	KTEST_EXPECT_EQ(t, unpack_to_rootfs(b->buf, b->len, "b.cpio", &st), -EINVAL);
-	KTEST_EXPECT_EQ(t, st.unpacked, 4);
+	KTEST_EXPECT_EQ(t, st.unpacked, 5);
 	KTEST_EXPECT_EQ(t, st.skipped, 1);
 	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/sys/kt_cpio", 0, &ks), -ENOENT);
 	KTEST_EXPECT_EQ(t, t_read("/kt_cpio/etc/motd", buf, sizeof(buf)), 7);
@@ -232,6 +238,14 @@ static void cpio_unpacks_later_over_earlier(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, S_ISREG(ks.mode));
 	KTEST_EXPECT_EQ(t, t_read("/kt_cpio/bin/busybox", buf, sizeof(buf)), 5);
 	KTEST_EXPECT_EQ(t, t_read("/kt_cpio/deep/a/b", buf, sizeof(buf)), 1);
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/kt_cpio/deep/a/b", 0, &ks), 0);
+	KTEST_EXPECT_EQ(t, ks.uid, 1000);
+	KTEST_EXPECT_EQ(t, ks.gid, 100);
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/kt_cpio/deep/a", 0, &ks), 0);
+	KTEST_EXPECT_EQ(t, ks.uid, 1000);
+	KTEST_EXPECT_EQ(t, ks.gid, 100);
+	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/kt_cpio/bin/sh", 0, &ks), 0);
+	KTEST_EXPECT_EQ(t, ks.uid, 0);
 	t_cleanup();
 	KTEST_EXPECT_EQ(t, vfs_stat(NULL, "/kt_cpio", 0, &ks), -ENOENT);
 	kfree(a);

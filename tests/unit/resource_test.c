@@ -22,6 +22,25 @@ static void resource_request_refuses_overlap(struct ktest *t)
 	KTEST_EXPECT_EQ(t, request_resource(&root, &b), 0);
 }
 
+/* pci_request_region's use: a driver's claim is the BAR's whole range, below the BAR. */
+static void resource_a_drivers_claim_inside_a_bar(struct ktest *t)
+{
+	struct resource root = { .start = 0, .end = 0xffffffffu, .name = "mem" };
+	struct resource bar = { .start = 0xfea00000u, .end = 0xfeafffffu, .name = "0000:00:04.0" };
+	struct resource edu = { .start = 0xfea00000u, .end = 0xfeafffffu, .name = "edu" };
+	struct resource again = edu;
+	char buf[128];
+
+	KTEST_EXPECT_EQ(t, request_resource(&root, &bar), 0);
+	KTEST_EXPECT_EQ(t, request_resource(&bar, &edu), 0);
+	KTEST_EXPECT_EQ(t, request_resource(&bar, &again), -EBUSY); /* a reload without a release */
+	resource_tree_show(&root, buf, sizeof(buf));
+	KTEST_EXPECT_STREQ(t, buf, "fea00000-feafffff : 0000:00:04.0\n  fea00000-feafffff : edu\n");
+	KTEST_EXPECT_EQ(t, release_resource(&edu), 0);
+	KTEST_EXPECT_EQ(t, request_resource(&bar, &again), 0);
+	KTEST_EXPECT_TRUE(t, bar.child == &again && !again.sibling);
+}
+
 static void resource_allocate_reuses_what_was_released(struct ktest *t)
 {
 	struct resource root = { .start = 0, .end = 0xffff, .name = "io" };
@@ -79,6 +98,7 @@ static void resource_show_as_proc_ioports(struct ktest *t)
 
 static const struct ktest_case resource_cases[] = {
 	KTEST_CASE(resource_request_refuses_overlap),
+	KTEST_CASE(resource_a_drivers_claim_inside_a_bar),
 	KTEST_CASE(resource_allocate_reuses_what_was_released),
 	KTEST_CASE(resource_allocate_top_down),
 	KTEST_CASE(resource_show_as_proc_ioports),
