@@ -39,7 +39,7 @@ SETUP = """#!/bin/bash
 # setup.sh: Gradescope builds its image with this: the Debian/Ubuntu packages
 # Kobold's grader needs (those missing), then the starting tree's kernel and what
 # the labs' checks need beside it (lab 13's root file system, the user programs of
-# labs 20-22), so that each submission's build compiles only the student's files
+# labs 14 and 20-22), so that each submission's build compiles only the student's files
 # and run_autograder reuses the rest (its report says how many files it compiled).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

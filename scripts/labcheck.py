@@ -23,9 +23,10 @@ status (ok, no-boot, panic) (scripts/grade, scripts/grade-class).
 A kernel is saved at its first prompt (QEMU's savevm, into a qcow2 drive of
 the session's for each set of QEMU options, a snapshot per command line) and
 restored (loadvm) when a check needs it as booted again, in the same QEMU or
-in a new one started from it (-loadvm): a tenth of a boot's CPU. A lab's raw
-disk images refuse savevm: such a kernel boots every time, as every kernel
-does with LABCHECK_SNAPSHOT=0. The JSON says how many boots and restores a
+in a new one started from it (-loadvm): a tenth of a boot's CPU. Only QEMU
+options a snapshot restores whole have one (SAVEABLE: -smp, -initrd, -m); a
+kernel with another device or a disk boots every time, as every kernel does
+with LABCHECK_SNAPSHOT=0. The JSON says how many boots and restores a
 checker made and the CPU it took.
 
 LABCHECK_STOP_AT_FAIL=1 stops at the first failed check (the rest fail as not
@@ -82,6 +83,17 @@ def paint(text, code):
     return "\033[%sm%s\033[0m" % (code, text) if COLOUR else text
 
 
+# The QEMU options a snapshot is known to restore whole (the machine's own devices, the
+# CPUs, an initramfs); another device (-device edu: its registers are not saved) or a
+# disk boots anew every time.
+SAVEABLE = {"-smp", "-initrd", "-m"}
+
+
+def saveable(qemu_args):
+    """True if a kernel booted with these extra QEMU options can be saved and restored."""
+    return all(a in SAVEABLE for a in qemu_args[::2])
+
+
 class Session:
     """The booted kernel the checks share; run() returns what a command printed."""
 
@@ -122,15 +134,16 @@ class Session:
         QEMU, no boot); else it boots, and is saved at its first prompt."""
         self.close()
         qemu_args = tuple(qemu_args)
+        snapshot = SNAPSHOT and saveable(qemu_args)
         sock, extra = None, []
-        if monitor or SNAPSHOT:
+        if monitor or snapshot:
             self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
             sock = os.path.join(self.sockdir, "monitor.sock")
-        if SNAPSHOT:
+        if snapshot:
             path, _ = self.drive(qemu_args)
             extra = ["-drive", "if=none,id=labcheck-snapshot,format=qcow2,file=%s" % path]
         t0 = time.monotonic()
-        if SNAPSHOT and (qemu_args, append) in self.saved:
+        if snapshot and (qemu_args, append) in self.saved:
             self.k = kobold.Kobold(append, qemu_args=list(qemu_args) + extra + ["-loadvm", self.tag(append)],
                                    monitor=sock)
             if self.answers():
@@ -140,7 +153,7 @@ class Session:
                 return self
             self.saved.discard((qemu_args, append))
             self.close()
-            if monitor or SNAPSHOT:
+            if monitor or snapshot:
                 self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
                 sock = os.path.join(self.sockdir, "monitor.sock")
         try:
@@ -156,7 +169,7 @@ class Session:
             raise BootFailed(why, str(e), panic)
         self.booted = True
         self.boots += 1
-        if SNAPSHOT:
+        if snapshot:
             self.k.child.delaybeforesend = None
             self.k.run("udevadm settle")  # the boot's events handled: none left to race a restore
             # A writable disk that is not qcow2 (a lab's raw images) refuses savevm: boot then.
@@ -164,7 +177,7 @@ class Session:
             if "rror" not in reply:
                 self.saved.add((qemu_args, append))
         self.boot_seconds += time.monotonic() - t0
-        self.append, self.how, self.dirty = append, (qemu_args, monitor or SNAPSHOT), False
+        self.append, self.how, self.dirty = append, (qemu_args, monitor or snapshot), False
         return self
 
     def answers(self):
