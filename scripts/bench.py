@@ -602,6 +602,7 @@ def bench_grading():
             return
         with open(os.path.join(work, "g.json")) as f:
             data = json.load(f)
+        print("\n".join(l for l in r.stdout.split("\n") if l.startswith(("per student-lab:", "files compiled:"))))
         per = max(data["student_labs"], 1)
         nlabs = data["student_labs"] // n
         not_ok = [(row["student"], row["lab"], row["status"]) for row in data["rows"] if row["status"] != "ok"
