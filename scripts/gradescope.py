@@ -37,8 +37,10 @@ PACKAGES = ["make", "gcc", "gcc-multilib", "binutils", "qemu-system-x86", "pytho
 
 SETUP = """#!/bin/bash
 # setup.sh: Gradescope builds its image with this: the Debian/Ubuntu packages
-# Kobold's grader needs (those missing), then the starting tree's kernel, so that
-# each submission's build compiles only the student's files.
+# Kobold's grader needs (those missing), then the starting tree's kernel and what
+# the labs' checks need beside it (lab 13's root file system, the user programs of
+# labs 14 and 20-22), so that each submission's build compiles only the student's files
+# and run_autograder reuses the rest (its report says how many files it compiled).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 need=()
@@ -51,7 +53,8 @@ if [ ${#need[@]} -gt 0 ]; then
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
-make -C "$here/kobold" -j"$(nproc)" Q=@ WERROR=0 build/kobold.elf
+make -C "$here/kobold" -j"$(nproc)" Q=@ WERROR=0 build/kobold.elf %s
+python3 "$here/kobold/scripts/labuser.py" "$here/kobold/build/labuser" %s
 """
 
 RUN = """#!/bin/sh
@@ -75,7 +78,9 @@ def make_zip(out, labs, hidden):
             shutil.rmtree(os.path.join(tree, "labs", "hidden"), ignore_errors=True)
             shutil.copytree(hidden, os.path.join(tree, "labs", "hidden"))
         pairs = " ".join("%s:%s" % (TOOLS[p], p) for p in PACKAGES)
-        files = {"setup.sh": SETUP % pairs, "run_autograder": RUN,
+        targets = sorted({t for lab in labs for t in getattr(labtree.load(lab), "BUILD", [])})
+        setup = SETUP % (pairs, " ".join(targets), " ".join(map(str, labs)))
+        files = {"setup.sh": setup, "run_autograder": RUN,
                  "labs.txt": ",".join(str(n) for n in labs) + "\n"}
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
             for name, text in files.items():

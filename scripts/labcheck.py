@@ -20,14 +20,19 @@ run after the lab's own; with LABCHECK_JSON=FILE the results are also
 written there as JSON after each check, with the lab's possible points and a
 status (ok, no-boot, panic) (scripts/grade, scripts/grade-class).
 
-A kernel booted without extra QEMU devices is saved at its first prompt
-(QEMU's savevm) and restored (loadvm) when a check needs it as booted again:
-a tenth of a boot's CPU (LABCHECK_SNAPSHOT=0 boots anew instead). The JSON
-says how many boots and restores a checker made and the CPU it took.
+A kernel is saved at its first prompt (QEMU's savevm, into a qcow2 drive of
+the session's for each set of QEMU options, a snapshot per command line) and
+restored (loadvm) when a check needs it as booted again, in the same QEMU or
+in a new one started from it (-loadvm): a tenth of a boot's CPU. Only QEMU
+options a snapshot restores whole have one (SAVEABLE: -smp, -initrd, -m); a
+kernel with another device or a disk boots every time, as every kernel does
+with LABCHECK_SNAPSHOT=0. The JSON says how many boots and restores a
+checker made and the CPU it took.
 
 LABCHECK_STOP_AT_FAIL=1 stops at the first failed check (the rest fail as not
 run): for tests that only need to see a tree fail, without a boot per check.
 """
+import hashlib
 import json
 import os
 import re
@@ -47,9 +52,8 @@ COLOUR = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
 # How long a boot may take to reach the prompt (a second or two, unloaded).
 BOOT_TIMEOUT = float(os.environ.get("LABCHECK_BOOT_TIMEOUT", "20"))
 STOP_AT_FAIL = os.environ.get("LABCHECK_STOP_AT_FAIL") == "1"
-# A kernel booted without disks is saved once at its prompt (QEMU's savevm, into a qcow2
-# drive no device uses) and restored (loadvm) when a check needs it as booted again:
-# about a tenth of a boot's CPU. LABCHECK_SNAPSHOT=0 boots every time instead.
+# Kernels are saved at their first prompt and restored instead of booted again (the
+# module's comment); LABCHECK_SNAPSHOT=0 boots every time instead.
 SNAPSHOT = os.environ.get("LABCHECK_SNAPSHOT", "1") != "0"
 CLUSTER = 1 << 16
 
@@ -79,6 +83,17 @@ def paint(text, code):
     return "\033[%sm%s\033[0m" % (code, text) if COLOUR else text
 
 
+# The QEMU options a snapshot is known to restore whole (the machine's own devices, the
+# CPUs, an initramfs); another device (-device edu: its registers are not saved) or a
+# disk boots anew every time.
+SAVEABLE = {"-smp", "-initrd", "-m"}
+
+
+def saveable(qemu_args):
+    """True if a kernel booted with these extra QEMU options can be saved and restored."""
+    return all(a in SAVEABLE for a in qemu_args[::2])
+
+
 class Session:
     """The booted kernel the checks share; run() returns what a command printed."""
 
@@ -94,21 +109,53 @@ class Session:
         self.booted = False  # once: a later failure is the check's, not the boot's
         self.boots, self.boot_seconds = 0, 0.0  # for the JSON: where a checker's time goes
         self.restores = 0
-        self.saved = None  # the append of the kernel saved in the snapshot drive
+        self.snapdir = None  # the snapshot drives, one per set of QEMU options, for the session
+        self.saved = set()  # (qemu_args, append) of the kernels saved in them
+
+    def drive(self, qemu_args):
+        """The snapshot drive of a set of QEMU options: (path, made now)."""
+        if self.snapdir is None:
+            self.snapdir = tempfile.mkdtemp(prefix="labcheck-snap-")
+        name = hashlib.sha1(repr(tuple(qemu_args)).encode()).hexdigest()[:12]
+        path = os.path.join(self.snapdir, name + ".qcow2")
+        if os.path.exists(path):
+            return path, False
+        empty_qcow2(path)
+        return path, True
+
+    @staticmethod
+    def tag(append):
+        """The snapshot's name for a command line."""
+        return "booted-" + hashlib.sha1(append.encode()).hexdigest()[:12]
 
     def boot(self, append="", qemu_args=(), monitor=False):
-        """qemu_args: more QEMU options (disks); monitor: QEMU's monitor on a socket (self.monitor)."""
+        """qemu_args: more QEMU options (disks); monitor: QEMU's monitor on a socket (self.monitor).
+        A kernel saved with these options and command line is started from its snapshot (a new
+        QEMU, no boot); else it boots, and is saved at its first prompt."""
         self.close()
+        qemu_args = tuple(qemu_args)
+        snapshot = SNAPSHOT and saveable(qemu_args)
         sock, extra = None, []
-        snapshot = SNAPSHOT and not qemu_args
         if monitor or snapshot:
             self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
             sock = os.path.join(self.sockdir, "monitor.sock")
         if snapshot:
-            empty_qcow2(os.path.join(self.sockdir, "snapshot.qcow2"))
-            extra = ["-drive", "if=none,id=labcheck-snapshot,format=qcow2,file=%s"
-                     % os.path.join(self.sockdir, "snapshot.qcow2")]
+            path, _ = self.drive(qemu_args)
+            extra = ["-drive", "if=none,id=labcheck-snapshot,format=qcow2,file=%s" % path]
         t0 = time.monotonic()
+        if snapshot and (qemu_args, append) in self.saved:
+            self.k = kobold.Kobold(append, qemu_args=list(qemu_args) + extra + ["-loadvm", self.tag(append)],
+                                   monitor=sock)
+            if self.answers():
+                self.restores += 1
+                self.boot_seconds += time.monotonic() - t0
+                self.append, self.how, self.dirty = append, (qemu_args, True), False
+                return self
+            self.saved.discard((qemu_args, append))
+            self.close()
+            if monitor or snapshot:
+                self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
+                sock = os.path.join(self.sockdir, "monitor.sock")
         try:
             self.k = kobold.boot(append, qemu_args=list(qemu_args) + extra, monitor=sock,
                                  boot_timeout=BOOT_TIMEOUT)
@@ -125,43 +172,52 @@ class Session:
         if snapshot:
             self.k.child.delaybeforesend = None
             self.k.run("udevadm settle")  # the boot's events handled: none left to race a restore
-        if snapshot and "(qemu)" in self.k.monitor("savevm booted"):
-            self.saved = append
+            # A writable disk that is not qcow2 (a lab's raw images) refuses savevm: boot then.
+            reply = self.k.monitor("savevm " + self.tag(append))
+            if "rror" not in reply:
+                self.saved.add((qemu_args, append))
         self.boot_seconds += time.monotonic() - t0
-        self.append, self.how, self.dirty = append, (tuple(qemu_args), monitor or snapshot), False
+        self.append, self.how, self.dirty = append, (qemu_args, monitor or snapshot), False
         return self
 
-    def restore(self):
-        """The saved kernel back, as it was at its first prompt; False if that failed (boot then)."""
-        t0 = time.monotonic()
-        reply = self.k.monitor("loadvm booted")
-        if "Error" in reply or "error" in reply:
-            return False
+    def answers(self):
+        """True once the restored kernel answers at its prompt (a prompt it printed before
+        it was saved may come first)."""
         mark = "labcheck-restored-%d" % self.restores
         self.k.child.delaybeforesend = None
-        out = self.k.run("echo " + mark)
-        for _ in range(3):  # a prompt the kernel printed before the restore may come first
-            if mark in out.split():
-                break
-            self.k.wait_prompt()
-            out = self.k.output()
-        else:
+        try:
+            out = self.k.run("echo " + mark)
+            for _ in range(3):
+                if mark in out.split():
+                    return True
+                self.k.wait_prompt()
+                out = self.k.output()
+        except AssertionError:
+            pass
+        return False
+
+    def restore(self, append):
+        """The kernel saved with this QEMU and append back, as it was at its first prompt;
+        False if that failed (boot then)."""
+        t0 = time.monotonic()
+        reply = self.k.monitor("loadvm " + self.tag(append))
+        if "rror" in reply or not self.answers():
             return False
         self.restores += 1
         self.boot_seconds += time.monotonic() - t0
-        self.dirty = False
+        self.append, self.dirty = append, False
         return True
 
     def fresh(self, append="", qemu_args=(), monitor=False):
         """A kernel as it booted with append (and qemu_args): the current one if nothing changed
-        it, else the saved one restored, else a new boot."""
-        same = self.k is not None and self.append == append and self.how[0] == tuple(qemu_args) and \
-            (self.how[1] or not monitor)
-        if same and not self.dirty:
+        it, else a saved one restored, else a new boot."""
+        qemu_args = tuple(qemu_args)
+        same_qemu = self.k is not None and self.how[0] == qemu_args and (self.how[1] or not monitor)
+        if same_qemu and self.append == append and not self.dirty:
             return self
-        if same and self.saved == append and self.k.child.isalive():
+        if same_qemu and (qemu_args, append) in self.saved and self.k.child.isalive():
             try:
-                if self.restore():
+                if self.restore(append):
                     return self
             except AssertionError:
                 pass
@@ -210,13 +266,21 @@ class Session:
         return self.mem(), sorted(self.lines("kobjects")[1:])
 
     def close(self):
-        self.saved = None
+        """Ends QEMU (the session's snapshots stay, for the next boot: end())."""
         if self.k:
             self.k.close()
             self.k = None
         if self.sockdir:
             shutil.rmtree(self.sockdir, ignore_errors=True)
             self.sockdir = None
+
+    def end(self):
+        """Ends QEMU and removes the session's snapshots."""
+        self.close()
+        self.saved = set()
+        if self.snapdir:
+            shutil.rmtree(self.snapdir, ignore_errors=True)
+            self.snapdir = None
 
 
 def expect(condition, message):
@@ -360,7 +424,7 @@ def run(title, checks, argv=None):
             record(results, fn, True, seconds=time.monotonic() - t0)
             passed += 1
     finally:
-        s.close()
+        s.end()
         save(title, checks, results, status, s)
     total = len(checks)
     if passed == total:

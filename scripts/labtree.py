@@ -34,7 +34,8 @@ def labs(root=ROOT):
 
 
 def load(lab, root=ROOT):
-    """Lab N's checker as a module: CHECKS, FILES, ADDS, TITLE."""
+    """Lab N's checker as a module: CHECKS, FILES, ADDS, TITLE, and if it has them BUILD (make
+    targets its checks need built beside the kernel) and PROGRAMS (scripts/labuser.py)."""
     path = os.path.join(root, "labs", "lab%d" % lab, "check.py")
     spec = importlib.util.spec_from_file_location("lab%d_check_%d" % (lab, abs(hash(root))), path)
     mod = importlib.util.module_from_spec(spec)
@@ -243,9 +244,9 @@ def apply(tree, patch):
     return r.returncode == 0, r.stdout
 
 
-def build(tree, werror="1", jobs=2):
-    """Builds tree's kernel; returns (path or None, the build's output)."""
-    r = sh(["make", "-j%d" % jobs, "Q=@", "WERROR=" + werror, "build/kobold.elf"], tree)
+def build(tree, werror="1", jobs=2, targets=()):
+    """Builds tree's kernel (and targets, more of make's); returns (path or None, the build's output)."""
+    r = sh(["make", "-j%d" % jobs, "Q=@", "WERROR=" + werror, "build/kobold.elf"] + list(targets), tree)
     kernel = os.path.join(tree, "build", "kobold.elf")
     return (kernel if r.returncode == 0 else None), r.stdout
 

@@ -402,3 +402,55 @@ def test_a_build_tree_links_the_teachers_files_read_only(tmp_path):
     assert kernel is None
     assert open(os.path.join(built, "drivers", "sbd.c")).read() == "student"
     assert (template / "drivers" / "sbd.c").read_text() == "teacher"
+
+
+def load_grade_class():
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("grade_class", os.path.join(ROOT, "scripts", "grade-class"))
+    spec = importlib.util.spec_from_loader("grade_class", loader)
+    gc = importlib.util.module_from_spec(spec)
+    loader.exec_module(gc)
+    return gc
+
+
+def test_a_build_makes_the_labs_targets_and_goes_when_its_last_lab_is_graded(tmp_path):
+    """Grader: a lab's BUILD targets are made with its kernel (lab 13's root file system);
+    a build tree stays until the last student-lab on it (labs 1 and 2 share sbd.c) is
+    graded, then goes (a class of 120 kept thousands of them)."""
+    gc = load_grade_class()
+    template = tmp_path / "start"
+    (template / "build").mkdir(parents=True)
+    (template / "Makefile").write_text("build/rootfs.cpio:\n\techo made > $@\n"  # a kernel only with "good"
+                                       "build/kobold.elf:\n\ttest -f good && echo kernel > $@\n")
+    grader = gc.Grader(str(tmp_path), str(template), None, 60, False)
+    os.makedirs(tmp_path / "builds")
+    kernel, built, _ = grader.build("fp13", {"good": b""}, tuple(labtree.load(13).BUILD))
+    assert kernel and open(os.path.join(built, "build", "rootfs.cpio")).read() == "made\n"
+    files = {"drivers/block/sbd.c": b"student"}
+    grader.will_grade(1, "fp")
+    grader.will_grade(2, "fp")
+    assert grader.grade(1, "fp", files)["status"] == "build-failed"
+    tree = os.path.join(str(tmp_path), "builds", "fp")
+    assert os.path.isdir(tree)  # lab 2 still to grade on it
+    assert grader.grade(2, "fp", files)["status"] == "build-failed"
+    assert not os.path.exists(tree)
+
+
+def test_the_courses_programs_are_built_once_per_source(tmp_path, monkeypatch):
+    """labuser: a program prebuilt from the same source (grade-class, once a class) is
+    taken as it is; a source that differs is compiled by the checker."""
+    import labuser
+    tree = tmp_path / "tree"
+    (tree / "user").mkdir(parents=True)
+    (tree / "user" / "README.md").write_text("user programs\n")
+    (tree / "user" / "hello.c").write_text("int main(void) { return 0; }\n")
+    monkeypatch.setattr(labuser.kobold, "KERNEL", str(tree / "build" / "kobold.elf"))
+    prebuilt = tmp_path / "programs"
+    labuser.prebuild(str(tree), ["hello", "absent"], str(prebuilt))
+    assert os.listdir(prebuilt) == [labuser.built_name("hello", str(tree / "user" / "hello.c"))]
+    monkeypatch.setenv("LABUSER_PROGRAMS", str(prebuilt))
+    assert labuser.build("hello") == str(prebuilt / os.listdir(prebuilt)[0])
+    (tree / "user" / "hello.c").write_text("int main(void) { return 1; }\n")
+    assert os.path.dirname(labuser.build("hello")) == labuser.workdir()
+    assert labuser.programs([1, 20, 21]) == ["scullptest", "sculltest"]

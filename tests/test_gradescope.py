@@ -112,17 +112,20 @@ def run_autograder(root, files):
                        stderr=subprocess.STDOUT, text=True, timeout=900, env=dict(os.environ, AUTOGRADER=root))
     assert r.returncode == 0, r.stdout[-3000:]
     with open(os.path.join(root, "results", "results.json")) as f:
-        return json.load(f)
+        return json.load(f), r.stdout
 
 
 def test_gradescope_grades_a_submission(autograder, tmp_path):
     """sbd.c uploaded alone, lab 1 solved but its show without a newline: lab 1's
     tests all there, each with its points, one failed with what the kernel printed;
-    lab 2's tests failed; the hidden check's test after the due date."""
+    lab 2's tests failed; the hidden check's test after the due date; nothing compiled
+    but sbd.c (setup.sh built the rest)."""
     solved = solved_sbd(tmp_path, ["lab1.patch"])
     nonl = solved.replace('"%lu\\n", to_sbd(cd)->bytes', '"%lu", to_sbd(cd)->bytes')
-    res = run_autograder(autograder, {"sbd.c": nonl})
+    res, out = run_autograder(autograder, {"sbd.c": nonl})
     assert validate(res) == [], res
+    # setup.sh built the starting tree: a submission's grading compiles the student's file alone
+    assert "files compiled: 0 for the starting tree (0: its objects reused), 1.0 a build" in out, out[-2000:]
     tests = {t["name"]: t for t in res["tests"]}
     lab1 = [t for t in res["tests"] if t["name"].startswith("Lab 1: ")]
     assert len(lab1) == 9 and sum(t["max_score"] for t in lab1) == 12, lab1  # 8 checks + the hidden one
@@ -140,7 +143,7 @@ def test_gradescope_grades_a_submission(autograder, tmp_path):
 
 def test_gradescope_says_why_nothing_ran(autograder):
     """A submission with no lab's file: every test failed, each saying the file is missing."""
-    res = run_autograder(autograder, {"notes.txt": "I did not do it"})
+    res, _ = run_autograder(autograder, {"notes.txt": "I did not do it"})
     assert validate(res) == [], res
     assert res["score"] == 0 and res["tests"]
     assert all(t["status"] == "failed" and "missing" in t["output"] for t in res["tests"]), res["tests"][0]

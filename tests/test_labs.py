@@ -213,7 +213,10 @@ def test_a_shared_tree_follows_the_working_tree(tmp_path):
 def test_a_checker_restores_the_booted_kernel_instead_of_booting(base):
     """labcheck's Session: a kernel changed by a command comes back as booted from its
     snapshot (loadvm), not from a new boot; memory in use and the kobjects are as at the
-    first prompt; another command line boots anew."""
+    first prompt; another command line boots anew, and the first comes back from its
+    snapshot in the same QEMU; other QEMU options have snapshots of their own; a QEMU
+    started again starts from a snapshot (-loadvm); with a disk or a device a snapshot
+    does not restore whole, each fresh kernel is a boot."""
     import labcheck
     tree, kernel = base
     saved, labcheck.kobold.KERNEL = labcheck.kobold.KERNEL, kernel
@@ -228,6 +231,28 @@ def test_a_checker_restores_the_booted_kernel_instead_of_booting(base):
         labcheck.expect_same(booted, s.snapshot())
         s.fresh("sbd.nr=2")
         assert "sbd1" in s.ls("/sys/class/sbd") and (s.boots, s.restores) == (2, 1)
+        qemu = s.k.child.pid
+        s.fresh()  # the first kernel again: loadvm from the drive both are saved in
+        assert "sbd1" not in s.ls("/sys/class/sbd") and (s.boots, s.restores) == (2, 2)
+        assert s.k.child.pid == qemu
+        labcheck.expect_same(booted, s.snapshot())
+        s.fresh(qemu_args=["-smp", "2"])  # other QEMU options: a snapshot of their own
+        assert "cpu1" in s.ls("/sys/devices/system/cpu") and (s.boots, s.restores) == (3, 2)
+        assert s.text("rmmod sbd") == ""
+        s.fresh(qemu_args=["-smp", "2"])
+        assert "sbd" in s.text("lsmod") and (s.boots, s.restores) == (3, 3)
+        disk = os.path.join(tree, "build", "labcheck-test-raw.img")
+        with open(disk, "wb") as f:
+            f.truncate(1 << 20)
+        # a device whose registers a snapshot leaves out (lab 14's edu), or a disk: boots anew
+        assert not labcheck.saveable(("-smp", "2", "-device", "edu")) and labcheck.saveable(("-initrd", "x"))
+        raw = ["-drive", "file=%s,if=virtio,format=raw" % disk]
+        s.fresh(qemu_args=raw)
+        s.run("rmmod sbd")
+        s.fresh(qemu_args=raw)
+        assert "sbd" in s.text("lsmod") and (s.boots, s.restores) == (5, 3)
+        s.fresh("sbd.nr=2")  # a new QEMU started from the snapshot (-loadvm), not a boot
+        assert "sbd1" in s.ls("/sys/class/sbd") and (s.boots, s.restores) == (5, 4)
     finally:
-        s.close()
+        s.end()
         labcheck.kobold.KERNEL = saved

@@ -18,6 +18,7 @@ ADDS = [r"edu( +\d+ +\d+)?", r"\[ *\d+\.\d+\] edu 0000:00:0\d\.0: version 1\.0"]
 DEV = "/dev/edu"
 EDU_IRQ_STATUS = 0x24
 PROGRAM = "edutest"
+PROGRAMS = [PROGRAM]  # the course's programs the checks run (grade-class builds them once per class)
 
 
 def machine(s):

@@ -15,6 +15,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 FILES = ["drivers/char/scull.c"]
 ADDS = [r"scull( +\d+ +\d+)?", r"crw------- +\d+, +0 scull",
         r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/scull/scull"]
+# The course's programs the checks run (grade-class builds them once per class).
+PROGRAMS = ["sculltest"]
 
 DEV = "/dev/scull"
 

@@ -15,6 +15,8 @@ from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
 FILES = ["drivers/char/scullpipe.c"]
 ADDS = [r"scullpipe( +\d+ +\d+)?", r"crw------- +\d+, +0 scullpipe",
         r"\[ *\d+\.\d+\] trace: device_(suspend|resume) /devices/virtual/scullpipe/scullpipe"]
+# The course's programs the checks run (grade-class builds them once per class).
+PROGRAMS = ["scullptest"]
 
 DEV = "/dev/scullpipe"
 
