@@ -8,7 +8,7 @@ USER_CFLAGS := -m32 -static -O2 -g -Wall -Wextra $(WERROR_FLAG)
 .PHONY: user
 user: $(USER_PROGS)
 
-$(BUILD)/user/%: user/%.c | $(BUILD)/.toolchain
+$(BUILD)/user/%: user/%.c user/test.h | $(BUILD)/.toolchain
 	@mkdir -p $(dir $@)
 	@echo "  USERCC  $<"
 	$(Q)gcc $(USER_CFLAGS) -o $@ $<

@@ -345,23 +345,11 @@ def linux_depth_one(c, kind, kib, mib, depth):
 
 def spawn_linux(disk_args):
     """Debian's Linux in the same QEMU, at its prompt; raises linux_guest.Unavailable."""
-    cache = os.path.join(OUT, "linux")
-    vmlinuz, root = linux_guest.fetch(cache)
     aioread = build_aioread()
     if not aioread:
         raise linux_guest.Unavailable("no aioread")
-    initrd = linux_guest.initramfs(cache, root, {"bin/aioread": aioread, "bin/sysbench": SYSBENCH})
-    args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
-            "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
-            "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + disk_args
-    c = pexpect.spawn("qemu-system-x86_64", args, encoding="utf-8", codec_errors="replace",
-                      timeout=300)
-    try:
-        c.expect("KOBOLD-BENCH-READY")
-    except BaseException:
-        c.close(force=True)
-        raise
-    return c
+    programs = {"bin/aioread": aioread, "bin/sysbench": SYSBENCH}
+    return linux_guest.boot(os.path.join(OUT, "linux"), programs, disk_args)
 
 
 def start_linux():

@@ -4,10 +4,7 @@ the i386 binary) in QEMU, with /tmp, /proc and /sys as a real system has them, a
 prints its output. With --record, also writes it to tests/user/usertests-linux.txt,
 the reference make test holds the suite to: every test passes on Linux."""
 import os
-import re
 import sys
-
-import pexpect
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -19,34 +16,10 @@ RECORD = os.path.join(ROOT, "tests", "user", "usertests-linux.txt")
 
 def main():
     bindir = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else "build/user"
-    cache = os.path.join(ROOT, "build", "bench", "linux")
-    vmlinuz, root = linux_guest.fetch(cache)
     progs = {"bin/" + p: os.path.join(bindir, p) for p in ("usertests", "lsblk", "ueventmon")}
-    initrd = linux_guest.initramfs(cache, root, progs)
-    args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
-            "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
-            "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"]
-    c = pexpect.spawn("qemu-system-x86_64", args, encoding="utf-8", codec_errors="replace",
-                      timeout=300)
-    try:
-        c.expect("KOBOLD-BENCH-READY")
-        c.sendline("mkdir -p /tmp && cd /tmp && /bin/usertests")
-        c.expect(r"usertests: \d+ passed, \d+ failed")
-        out = c.before + c.after
-        c.expect("KOBOLD-BENCH-END")
-        c.sendline("done")
-        c.expect(pexpect.EOF)
-    finally:
-        c.close(force=True)
-    lines = [l.strip() for l in out.replace("\r", "").split("\n")
-             if re.match(r"(ok|FAIL) \S+|usertests: ", l.strip())]
-    print("\n".join(lines))
-    if "--record" in sys.argv:
-        os.makedirs(os.path.dirname(RECORD), exist_ok=True)
-        with open(RECORD, "w") as f:
-            f.write("# build/user/usertests on Debian 12's Linux (amd64 kernel), make usertests-linux --record\n")
-            f.write("\n".join(lines) + "\n")
-    return 0 if lines and lines[-1].endswith(" 0 failed") else 1
+    return linux_guest.run_suite(os.path.join(ROOT, "build", "bench", "linux"), "usertests",
+                                 "mkdir -p /tmp && cd /tmp && /bin/usertests", progs,
+                                 record=RECORD if "--record" in sys.argv else None)
 
 
 if __name__ == "__main__":

@@ -21,17 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *failure;
+#define TEST_BRIEF /* reasons as "COND (errno N)" */
+#include "test.h"
+
 static const char *dev;
 static unsigned int seed; /* this run's pattern: data from an earlier run does not pass */
-
-#define CHECK(cond)                      \
-	do {                             \
-		if (!(cond)) {           \
-			failure = #cond; \
-			return;          \
-		}                        \
-	} while (0)
 
 #define AREA (8u << 20) /* the bytes of the disk the tests write */
 #define MAX_DEPTH 32
@@ -320,7 +314,7 @@ static const char *read_depth(int fd, size_t len, int depth, bool rnd)
 	struct io_event ev[MAX_DEPTH];
 	unsigned int r = 7, nfree = 0;
 	aio_context_t ctx = 0;
-	const char *why = "";
+	const char *wrong = "";
 
 	if (io_setup((unsigned int)depth, &ctx))
 		return "io_setup";
@@ -329,7 +323,7 @@ static const char *read_depth(int fd, size_t len, int depth, bool rnd)
 			return "memory";
 		free_cb[nfree++] = &cb[i];
 	}
-	while (done < count && !*why) {
+	while (done < count && !*wrong) {
 		int n = 0;
 
 		while (nfree && next < count) {
@@ -343,25 +337,25 @@ static const char *read_depth(int fd, size_t len, int depth, bool rnd)
 			next++;
 		}
 		if (n && io_submit(ctx, n, batch) != n)
-			why = "io_submit";
-		long got = *why ? 0 : io_getevents(ctx, 1, depth, ev, NULL);
+			wrong = "io_submit";
+		long got = *wrong ? 0 : io_getevents(ctx, 1, depth, ev, NULL);
 		for (long i = 0; i < got; i++) {
 			struct iocb *c = (struct iocb *)(unsigned long)ev[i].data;
 
 			if (ev[i].res != (long long)len)
-				why = "short or failed read";
+				wrong = "short or failed read";
 			else if (!matches((void *)(unsigned long)c->aio_buf, len, (unsigned long long)c->aio_offset))
-				why = "data differs from what was written";
+				wrong = "data differs from what was written";
 			free_cb[nfree++] = c;
 		}
 		if (got < 0)
-			why = "io_getevents";
+			wrong = "io_getevents";
 		done += got > 0 ? (unsigned int)got : 0;
 	}
 	io_destroy(ctx);
 	for (int i = 0; i < depth; i++)
 		free((void *)(unsigned long)cb[i].aio_buf);
-	return why;
+	return wrong;
 }
 
 /* The area written through AIO at depth 32 in 64 KiB requests, with this run's pattern. */
@@ -403,7 +397,6 @@ static void read_every_depth(void)
 	static const size_t sizes[] = { 4096, 65536, 1 << 20 };
 	static const int depths[] = { 1, 4, 16, 32 };
 	int fd = open(dev, O_RDONLY | O_DIRECT);
-	static char why[128];
 
 	CHECK(fd >= 0);
 	for (int s = 0; s < 3; s++)
@@ -414,7 +407,6 @@ static void read_every_depth(void)
 				if (*w) {
 					snprintf(why, sizeof(why), "%zu bytes, depth %d, %s: %s", sizes[s],
 						 depths[d], rnd ? "rand" : "seq", w);
-					failure = why;
 					close(fd);
 					return;
 				}
@@ -467,11 +459,6 @@ static void destroy_with_events_unreaped(void)
 	free(buf);
 }
 
-struct test {
-	const char *name;
-	void (*fn)(void);
-};
-
 static const struct test tests[] = {
 	{ "setup_errors", setup_errors },
 	{ "bad_context", bad_context },
@@ -489,41 +476,13 @@ static const struct test tests[] = {
 	{ "destroy_with_events_unreaped", destroy_with_events_unreaped },
 };
 
-static bool wanted(const char *name, int argc, char **argv)
-{
-	if (argc < 3)
-		return true;
-	for (int i = 2; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return true;
-	return false;
-}
-
 int main(int argc, char **argv)
 {
-	int passed = 0, failed = 0;
-
 	if (argc < 2) {
 		fprintf(stderr, "usage: aiotests DEV [NAME...] (writes over DEV's first 8 MiB)\n");
 		return 2;
 	}
 	dev = argv[1];
 	seed = (unsigned int)getpid() * 2246822519u ^ (unsigned int)time(NULL);
-	setvbuf(stdout, NULL, _IONBF, 0);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!wanted(tests[i].name, argc, argv))
-			continue;
-		failure = NULL;
-		errno = 0;
-		tests[i].fn();
-		if (failure) {
-			printf("FAIL %s: %s (errno %d)\n", tests[i].name, failure, errno);
-			failed++;
-		} else {
-			printf("ok %s\n", tests[i].name);
-			passed++;
-		}
-	}
-	printf("aiotests: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return RUN_TESTS("aiotests", tests, 2, argc, argv);
 }

@@ -14,6 +14,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "test.h"
+
 #define DEV "/dev/edu"
 #define BUF_SIZE 4095 /* the device's 4096 but its last byte (QEMU 7.2's edu: see the lab's page) */
 
@@ -24,17 +26,6 @@ struct edu_xfer {
 };
 #define EDU_IOC_TO_DEVICE _IOW('E', 1, struct edu_xfer)
 #define EDU_IOC_FROM_DEVICE _IOW('E', 2, struct edu_xfer)
-
-static char why[512];
-
-#define CHECK(cond)                                                                               \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			snprintf(why, sizeof(why), "line %d: %s (errno %d, %s)", __LINE__, #cond, \
-				 errno, strerror(errno));                                         \
-			return 0;                                                                 \
-		}                                                                                 \
-	} while (0)
 
 /* n! as the device's 32-bit register holds it. */
 static uint32_t factorial(uint32_t n)
@@ -73,7 +64,7 @@ static long long edu_fact(uint32_t n)
 }
 
 /* 0 to 12, then 2 to 12 ten times more: a driver that reads the result too soon is seldom lucky 110 times. */
-static int t_factorials(void)
+static void t_factorials(void)
 {
 	for (uint32_t i = 0; i <= 12 + 110; i++) {
 		uint32_t n = i <= 12 ? i : 2 + (i - 13) % 11;
@@ -83,13 +74,12 @@ static int t_factorials(void)
 			snprintf(why, sizeof(why), "wrote %u, read %lld, expected %u%s", n, got,
 				 factorial(n),
 				 got == (long long)n ? " (the number written: read before the device was done?)" : "");
-			return 0;
+			return;
 		}
 	}
-	return 1;
 }
 
-static int t_fact_bad_input(void)
+static void t_fact_bad_input(void)
 {
 	int fd = open(DEV, O_WRONLY);
 
@@ -98,7 +88,6 @@ static int t_fact_bad_input(void)
 	CHECK(write(fd, "-1\n", 3) < 0 && errno == EINVAL);
 	CHECK(write(fd, "99999999999\n", 12) < 0 && errno == EINVAL);
 	close(fd);
-	return 1;
 }
 
 static int xfer(int fd, unsigned long cmd, uint32_t offset, uint32_t len, void *buf)
@@ -132,7 +121,7 @@ static int same(const unsigned char *got, const unsigned char *want, size_t n, c
  * with the rest: a DMA of the wrong length or direction shows as bytes
  * that are not what was sent.
  */
-static int t_dma_round_trip(void)
+static void t_dma_round_trip(void)
 {
 	static unsigned char a[BUF_SIZE], b[BUF_SIZE], want[BUF_SIZE], got[BUF_SIZE];
 	int fd = open(DEV, O_RDWR);
@@ -144,25 +133,24 @@ static int t_dma_round_trip(void)
 	memset(got, 0xee, sizeof(got));
 	CHECK(xfer(fd, EDU_IOC_FROM_DEVICE, 0, BUF_SIZE, got) == 0);
 	if (!same(got, a, BUF_SIZE, "4095 bytes sent, read back"))
-		return 0;
+		return;
 	CHECK(xfer(fd, EDU_IOC_TO_DEVICE, 3000, 100, b) == 0);
 	memcpy(want, a, sizeof(want));
 	memcpy(want + 3000, b, 100);
 	memset(got, 0xee, sizeof(got));
 	CHECK(xfer(fd, EDU_IOC_FROM_DEVICE, 0, BUF_SIZE, got) == 0);
 	if (!same(got, want, BUF_SIZE, "100 bytes sent to offset 3000, the buffer read back"))
-		return 0;
+		return;
 	memset(got, 0xee, sizeof(got));
 	CHECK(xfer(fd, EDU_IOC_FROM_DEVICE, 2990, 20, got) == 0);
 	if (!same(got, want + 2990, 20, "20 bytes read at offset 2990"))
-		return 0;
+		return;
 	for (size_t i = 20; i < sizeof(got); i++)
 		CHECK(got[i] == 0xee); /* nothing past the 20 bytes asked for */
 	close(fd);
-	return 1;
 }
 
-static int t_dma_bad_requests(void)
+static void t_dma_bad_requests(void)
 {
 	static unsigned char buf[BUF_SIZE + 1];
 	int fd = open(DEV, O_RDWR);
@@ -176,46 +164,16 @@ static int t_dma_bad_requests(void)
 	CHECK(xfer(fd, EDU_IOC_TO_DEVICE, 0, 16, (void *)0xc0100000) < 0 && errno == EFAULT);
 	CHECK(ioctl(fd, _IO('E', 9), 0) < 0 && errno == ENOTTY);
 	close(fd);
-	return 1;
 }
 
-static const struct test {
-	const char *name;
-	int (*fn)(void);
-} tests[] = {
+static const struct test tests[] = {
 	{ "factorials", t_factorials },
 	{ "fact_bad_input", t_fact_bad_input },
 	{ "dma_round_trip", t_dma_round_trip },
 	{ "dma_bad_requests", t_dma_bad_requests },
 };
 
-static int wanted(const char *name, int argc, char **argv)
-{
-	if (argc < 2)
-		return 1;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	int passed = 0, failed = 0;
-
-	setvbuf(stdout, NULL, _IONBF, 0); /* each line out before a test that may crash the kernel */
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!wanted(tests[i].name, argc, argv))
-			continue;
-		why[0] = 0;
-		if (tests[i].fn()) {
-			printf("ok %s\n", tests[i].name);
-			passed++;
-		} else {
-			printf("FAIL %s: %s\n", tests[i].name, why);
-			failed++;
-		}
-	}
-	printf("edutest: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return RUN_TESTS("edutest", tests, 1, argc, argv);
 }

@@ -15,20 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "test.h"
+
 #define DEV "/dev/scullmap"
 #define PAGE 4096
 #define SIZE (4 * PAGE)
-
-static char why[256];
-
-#define CHECK(cond)                                                                               \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			snprintf(why, sizeof(why), "line %d: %s (errno %d, %s)", __LINE__, #cond, \
-				 errno, strerror(errno));                                         \
-			return 0;                                                                 \
-		}                                                                                 \
-	} while (0)
 
 /* The device zeroed, opened with flags. */
 static int fresh(int flags)
@@ -47,7 +38,7 @@ static char *map(int fd, size_t len, int prot, int flags, off_t off)
 	return mmap(NULL, len, prot, flags, fd, off);
 }
 
-static int t_write_map_read_file(void)
+static void t_write_map_read_file(void)
 {
 	char buf[16] = { 0 };
 	int fd = fresh(O_RDWR);
@@ -62,10 +53,9 @@ static int t_write_map_read_file(void)
 	CHECK(pread(fd, buf, 4, 3 * PAGE + 5) == 4 && memcmp(buf, "last", 4) == 0);
 	CHECK(munmap(p, SIZE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_write_file_read_map(void)
+static void t_write_file_read_map(void)
 {
 	int fd = fresh(O_RDWR);
 	char *p;
@@ -79,10 +69,9 @@ static int t_write_file_read_map(void)
 	CHECK(memcmp(p + PAGE + 100, "again", 5) == 0);
 	CHECK(munmap(p, SIZE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_offset(void)
+static void t_offset(void)
 {
 	char buf[8] = { 0 };
 	int fd = fresh(O_RDWR);
@@ -95,10 +84,9 @@ static int t_offset(void)
 	CHECK(pread(fd, buf, 5, 2 * PAGE + 7) == 5 && memcmp(buf, "third", 5) == 0);
 	CHECK(munmap(p, PAGE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_two_mappings(void)
+static void t_two_mappings(void)
 {
 	int fd = fresh(O_RDWR);
 	char *a, *b;
@@ -113,10 +101,9 @@ static int t_two_mappings(void)
 	CHECK(memcmp(a + 2 * PAGE + 2, "two", 3) == 0);
 	CHECK(munmap(a, SIZE) == 0 && munmap(b, 2 * PAGE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_maps_line(void)
+static void t_maps_line(void)
 {
 	char line[256], want[32];
 	int fd = fresh(O_RDWR), found = 0;
@@ -137,10 +124,9 @@ static int t_maps_line(void)
 	CHECK(found); /* the mapping, shared, at the file's offset, named by the file */
 	CHECK(munmap(p, 2 * PAGE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_fork_shares(void)
+static void t_fork_shares(void)
 {
 	int fd = fresh(O_RDWR), status;
 	char *p;
@@ -159,10 +145,9 @@ static int t_fork_shares(void)
 	CHECK(p[1] == 'C');
 	CHECK(munmap(p, SIZE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_private_copy(void)
+static void t_private_copy(void)
 {
 	char buf[8] = { 0 };
 	int fd = fresh(O_RDWR);
@@ -178,10 +163,9 @@ static int t_private_copy(void)
 	CHECK(pread(fd, buf, 6, 0) == 6 && memcmp(buf, "device", 6) == 0); /* a copy took the write */
 	CHECK(munmap(p, PAGE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_refused(void)
+static void t_refused(void)
 {
 	int fd = fresh(O_RDWR), ro = open(DEV, O_RDONLY), wo = open(DEV, O_WRONLY);
 	char *p;
@@ -202,10 +186,9 @@ static int t_refused(void)
 	close(fd);
 	close(ro);
 	close(wo);
-	return 1;
 }
 
-static int t_kept_after_close(void)
+static void t_kept_after_close(void)
 {
 	char buf[8] = { 0 };
 	int fd = fresh(O_RDWR);
@@ -220,10 +203,9 @@ static int t_kept_after_close(void)
 	CHECK(fd >= 0 && pread(fd, buf, 4, 9) == 4 && memcmp(buf, "kept", 4) == 0);
 	CHECK(munmap(p, SIZE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_unmapped_faults(void)
+static void t_unmapped_faults(void)
 {
 	int fd = fresh(O_RDWR), status;
 	char *p;
@@ -242,7 +224,6 @@ static int t_unmapped_faults(void)
 	}
 	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	close(fd);
-	return 1;
 }
 
 static int mappings(void)
@@ -256,7 +237,7 @@ static int mappings(void)
 	return n > 0 ? atoi(buf) : -1;
 }
 
-static int t_split_counts(void)
+static void t_split_counts(void)
 {
 	int fd = fresh(O_RDWR), before = mappings();
 	char *p;
@@ -272,10 +253,9 @@ static int t_split_counts(void)
 	CHECK(munmap(p, SIZE) == 0);
 	CHECK(mappings() == before);
 	close(fd);
-	return 1;
 }
 
-static int t_mprotect_read_only(void)
+static void t_mprotect_read_only(void)
 {
 	int fd = fresh(O_RDWR), status;
 	char *p;
@@ -295,11 +275,10 @@ static int t_mprotect_read_only(void)
 	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	CHECK(p[0] == 'w' && munmap(p, PAGE) == 0);
 	close(fd);
-	return 1;
 }
 
 /* For the checker: maps every page, touches them, and exits without munmap. */
-static int t_exit_mapped(void)
+static void t_exit_mapped(void)
 {
 	int fd = fresh(O_RDWR), status;
 	pid_t pid;
@@ -317,13 +296,9 @@ static int t_exit_mapped(void)
 	}
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	close(fd);
-	return 1;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} tests[] = {
+static const struct test tests[] = {
 	{ "write_map_read_file", t_write_map_read_file },
 	{ "write_file_read_map", t_write_file_read_map },
 	{ "offset", t_offset },
@@ -339,33 +314,7 @@ static const struct {
 	{ "mprotect_read_only", t_mprotect_read_only },
 };
 
-static int wanted(const char *name, int argc, char **argv)
-{
-	if (argc < 2)
-		return 1;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	int passed = 0, failed = 0;
-
-	setvbuf(stdout, NULL, _IONBF, 0);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!wanted(tests[i].name, argc, argv))
-			continue;
-		why[0] = 0;
-		if (tests[i].fn()) {
-			printf("ok %s\n", tests[i].name);
-			passed++;
-		} else {
-			printf("FAIL %s: %s\n", tests[i].name, why);
-			failed++;
-		}
-	}
-	printf("scullmtest: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return RUN_TESTS("scullmtest", tests, 1, argc, argv);
 }

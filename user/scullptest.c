@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test.h"
+
 #define DEV "/dev/scullpipe"
 #define SIZE 4096
 
@@ -27,18 +29,7 @@
 #define SCULLP_IOCSSIZE _IOW(SCULLP_IOC_MAGIC, 2, int)
 #define SCULLP_IOCGCOUNT _IOR(SCULLP_IOC_MAGIC, 3, int)
 
-static char why[256];
 static volatile sig_atomic_t watchdog_fired, usr1;
-
-#define CHECK(cond)                                                                                 \
-	do {                                                                                        \
-		if (!(cond)) {                                                                      \
-			snprintf(why, sizeof(why), "line %d: %s (errno %d, %s)%s", __LINE__, #cond, \
-				 errno, strerror(errno),                                            \
-				 watchdog_fired ? " after 3 s (the watchdog's SIGUSR2)" : "");      \
-			return 0;                                                                   \
-		}                                                                                   \
-	} while (0)
 
 static long ms_since(const struct timespec *t0)
 {
@@ -94,17 +85,16 @@ static void reap(pid_t pid)
 	errno = saved;
 }
 
-static int t_ioctl_size(void)
+static void t_ioctl_size(void)
 {
 	int fd = fresh(O_RDWR), size = 0;
 
 	CHECK(fd >= 0);
 	CHECK(ioctl(fd, SCULLP_IOCGSIZE, &size) == 0 && size == SIZE);
 	close(fd);
-	return 1;
 }
 
-static int t_ioctl_count(void)
+static void t_ioctl_count(void)
 {
 	int fd = fresh(O_RDWR), count = -1;
 
@@ -115,10 +105,9 @@ static int t_ioctl_count(void)
 	CHECK(ioctl(fd, SCULLP_IOCRESET) == 0);
 	CHECK(ioctl(fd, SCULLP_IOCGCOUNT, &count) == 0 && count == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_ioctl_set_size(void)
+static void t_ioctl_set_size(void)
 {
 	char buf[200] = { 0 };
 	int fd = fresh(O_RDWR | O_NONBLOCK), size = 100, got = 0;
@@ -142,10 +131,9 @@ static int t_ioctl_set_size(void)
 	}
 	CHECK(ioctl(fd, SCULLP_IOCGSIZE, &got) == 0 && got == 100); /* unchanged */
 	close(fd);
-	return 1;
 }
 
-static int t_ioctl_unknown(void)
+static void t_ioctl_unknown(void)
 {
 	struct termios t;
 	int fd = fresh(O_RDWR), x = 0;
@@ -161,10 +149,9 @@ static int t_ioctl_unknown(void)
 	CHECK(tcgetattr(fd, &t) == -1 && errno == ENOTTY); /* not a terminal: isatty() says 0 */
 	CHECK(!isatty(fd));
 	close(fd);
-	return 1;
 }
 
-static int t_ioctl_efault(void)
+static void t_ioctl_efault(void)
 {
 	int fd = fresh(O_RDWR), size = 0;
 
@@ -177,10 +164,9 @@ static int t_ioctl_efault(void)
 	CHECK(ioctl(fd, SCULLP_IOCSSIZE, (int *)8) == -1 && errno == EFAULT);
 	CHECK(ioctl(fd, SCULLP_IOCGSIZE, &size) == 0 && size == SIZE); /* unchanged */
 	close(fd);
-	return 1;
 }
 
-static int t_fifo_order(void)
+static void t_fifo_order(void)
 {
 	char buf[16] = { 0 };
 	int fd = fresh(O_RDWR);
@@ -191,10 +177,9 @@ static int t_fifo_order(void)
 	CHECK(write(fd, "gh", 2) == 2);
 	CHECK(read(fd, buf, 16) == 4 && memcmp(buf, "efgh", 4) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_nonblock_empty(void)
+static void t_nonblock_empty(void)
 {
 	char buf[8];
 	int fd = fresh(O_RDONLY | O_NONBLOCK), fl;
@@ -207,10 +192,9 @@ static int t_nonblock_empty(void)
 	errno = 0;
 	CHECK(read(fd, buf, sizeof(buf)) == -1 && errno == EAGAIN);
 	close(fd);
-	return 1;
 }
 
-static int t_nonblock_full(void)
+static void t_nonblock_full(void)
 {
 	static char buf[SIZE];
 	int fd = fresh(O_WRONLY | O_NONBLOCK), total = 0;
@@ -222,10 +206,9 @@ static int t_nonblock_full(void)
 	CHECK(n == -1 && errno == EAGAIN);
 	CHECK(total == SIZE);
 	close(fd);
-	return 1;
 }
 
-static int t_poll_mask(void)
+static void t_poll_mask(void)
 {
 	static char buf[SIZE];
 	int fd = fresh(O_RDWR | O_NONBLOCK);
@@ -240,10 +223,9 @@ static int t_poll_mask(void)
 	p.events = POLLOUT;
 	CHECK(poll(&p, 1, 0) == 0 && p.revents == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_poll_blocks(void)
+static void t_poll_blocks(void)
 {
 	struct timespec t0;
 	int fd = fresh(O_RDONLY);
@@ -261,10 +243,9 @@ static int t_poll_blocks(void)
 	CHECK(r == 1 && p.revents == POLLIN);
 	CHECK(ms >= 100);
 	close(fd);
-	return 1;
 }
 
-static int t_blocking_read(void)
+static void t_blocking_read(void)
 {
 	char buf[16] = { 0 };
 	struct timespec t0;
@@ -282,10 +263,9 @@ static int t_blocking_read(void)
 	CHECK(n == 4 && memcmp(buf, "wake", 4) == 0);
 	CHECK(ms >= 100); /* it waited for the writer */
 	close(fd);
-	return 1;
 }
 
-static int t_blocking_write(void)
+static void t_blocking_write(void)
 {
 	static char buf[SIZE];
 	struct timespec t0;
@@ -305,10 +285,9 @@ static int t_blocking_write(void)
 	CHECK(ms >= 100); /* it waited for the reader */
 	CHECK(ioctl(fd, SCULLP_IOCGCOUNT, &count) == 0 && count == SIZE - 100 + 10);
 	close(fd);
-	return 1;
 }
 
-static int t_signal_interrupts(void)
+static void t_signal_interrupts(void)
 {
 	char buf[8];
 	int fd = fresh(O_RDONLY);
@@ -328,7 +307,6 @@ static int t_signal_interrupts(void)
 	reap(child);
 	CHECK(n == -1 && errno == EINTR && usr1);
 	close(fd);
-	return 1;
 }
 
 /* Reads n bytes in as many reads as it takes (a read may stop at the ring's end). */
@@ -352,7 +330,7 @@ static int write_all(int fd, const char *buf, int n)
 	return put;
 }
 
-static int t_ring_wraps(void)
+static void t_ring_wraps(void)
 {
 	static char out[SIZE], in[SIZE];
 	int fd = fresh(O_RDWR | O_NONBLOCK);
@@ -366,10 +344,9 @@ static int t_ring_wraps(void)
 	CHECK(read_all(fd, in, 3096) == 3096);
 	CHECK(memcmp(in, out + 2000, 2096) == 0 && memcmp(in + 2096, out, 1000) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_poll_out_blocks(void)
+static void t_poll_out_blocks(void)
 {
 	static char buf[SIZE];
 	struct timespec t0;
@@ -389,13 +366,9 @@ static int t_poll_out_blocks(void)
 	CHECK(r == 1 && p.revents == POLLOUT);
 	CHECK(ms >= 100);
 	close(fd);
-	return 1;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} tests[] = {
+static const struct test tests[] = {
 	{ "ioctl_size", t_ioctl_size },
 	{ "ioctl_count", t_ioctl_count },
 	{ "ioctl_set_size", t_ioctl_set_size },
@@ -434,45 +407,33 @@ static pid_t watchdog(void)
 	return pid;
 }
 
-static int wanted(const char *name, int argc, char **argv)
+static pid_t dog;
+
+static void start_watchdog(void)
 {
-	if (argc < 2)
-		return 1;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return 1;
-	return 0;
+	watchdog_fired = 0;
+	dog = watchdog();
+}
+
+/* The watchdog ended; a test it cut short says so. */
+static void stop_watchdog(void)
+{
+	size_t n = strlen(why);
+
+	reap(dog);
+	if (n && watchdog_fired)
+		snprintf(why + n, sizeof(why) - n, " after 3 s (the watchdog's SIGUSR2)");
 }
 
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
-	int passed = 0, failed = 0;
 
-	setvbuf(stdout, NULL, _IONBF, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: a waiting call returns EINTR */
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		pid_t dog;
-		int ok;
-
-		if (!wanted(tests[i].name, argc, argv))
-			continue;
-		why[0] = 0;
-		watchdog_fired = 0;
-		dog = watchdog();
-		ok = tests[i].fn();
-		reap(dog);
-		if (ok) {
-			printf("ok %s\n", tests[i].name);
-			passed++;
-		} else {
-			printf("FAIL %s: %s\n", tests[i].name, why);
-			failed++;
-		}
-	}
-	printf("scullptest: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	test_before = start_watchdog;
+	test_after = stop_watchdog;
+	return RUN_TESTS("scullptest", tests, 1, argc, argv);
 }

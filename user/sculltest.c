@@ -12,21 +12,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "test.h"
+
 #define DEV "/dev/scull"
 #define SIZE 4096
 #define KERNEL_ADDR ((void *)0xC0100000) /* above TASK_SIZE: the kernel's */
 
-static char why[256];
 static void *unmapped; /* a user page that is not mapped */
-
-#define CHECK(cond)                                                                               \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			snprintf(why, sizeof(why), "line %d: %s (errno %d, %s)", __LINE__, #cond, \
-				 errno, strerror(errno));                                         \
-			return 0;                                                                 \
-		}                                                                                 \
-	} while (0)
 
 /* /dev/scull opened with flags, after it was emptied and given text (NULL: left as it is). */
 static int fresh(const char *text, int flags)
@@ -51,7 +43,7 @@ static int read_back(int fd, off_t at, char *buf, size_t n)
 	return pread(fd, buf, n, at) == (ssize_t)n;
 }
 
-static int t_write_read(void)
+static void t_write_read(void)
 {
 	char buf[64] = { 0 };
 	int fd = fresh("", O_RDWR);
@@ -64,10 +56,9 @@ static int t_write_read(void)
 	CHECK(memcmp(buf, "hello, scull", 12) == 0);
 	CHECK(read(fd, buf, sizeof(buf)) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_reads_follow_the_offset(void)
+static void t_reads_follow_the_offset(void)
 {
 	char buf[16] = { 0 };
 	int fd = fresh("hello, scull", O_RDONLY);
@@ -77,10 +68,9 @@ static int t_reads_follow_the_offset(void)
 	CHECK(read(fd, buf, 2) == 2 && memcmp(buf, ", ", 2) == 0);
 	CHECK(read(fd, buf, 5) == 5 && memcmp(buf, "scull", 5) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_lseek(void)
+static void t_lseek(void)
 {
 	char buf[16] = { 0 };
 	int fd = fresh("hello, scull", O_RDONLY);
@@ -95,10 +85,9 @@ static int t_lseek(void)
 	CHECK(lseek(fd, 100, SEEK_SET) == 100); /* past the end: allowed, reads 0 */
 	CHECK(read(fd, buf, 16) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_lseek_refuses(void)
+static void t_lseek_refuses(void)
 {
 	int fd = fresh("hello, scull", O_RDONLY);
 
@@ -114,10 +103,9 @@ static int t_lseek_refuses(void)
 	CHECK(lseek(fd, 0, 7) == -1 && errno == EINVAL);
 	CHECK(lseek(fd, 0, SEEK_CUR) == 3); /* unchanged by the refused ones */
 	close(fd);
-	return 1;
 }
 
-static int t_pread_pwrite(void)
+static void t_pread_pwrite(void)
 {
 	char buf[16] = { 0 };
 	int fd = fresh("hello, scull", O_RDWR);
@@ -128,10 +116,9 @@ static int t_pread_pwrite(void)
 	CHECK(read_back(fd, 0, buf, 12) && memcmp(buf, "helXY, scull", 12) == 0);
 	CHECK(lseek(fd, 0, SEEK_CUR) == 0); /* pread and pwrite leave the offset */
 	close(fd);
-	return 1;
 }
 
-static int t_short_read_at_end(void)
+static void t_short_read_at_end(void)
 {
 	char buf[100];
 	int fd = fresh("hello, scull", O_RDONLY);
@@ -142,10 +129,9 @@ static int t_short_read_at_end(void)
 	CHECK(read(fd, buf, sizeof(buf)) == 0);
 	CHECK(read(fd, buf, sizeof(buf)) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_whole_buffer(void)
+static void t_whole_buffer(void)
 {
 	static char out[SIZE], in[SIZE + 512]; /* room for the last read's 1500 */
 	int fd = fresh("", O_RDWR);
@@ -160,10 +146,9 @@ static int t_whole_buffer(void)
 	CHECK(read(fd, in + 3000, 1500) == SIZE - 3000);
 	CHECK(memcmp(in, out, SIZE) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_full(void)
+static void t_full(void)
 {
 	char buf[10] = "0123456789";
 	int fd = fresh("", O_RDWR);
@@ -178,10 +163,9 @@ static int t_full(void)
 	CHECK(write(fd, buf, 1) == -1 && errno == ENOSPC);
 	CHECK(lseek(fd, 0, SEEK_END) == SIZE);
 	close(fd);
-	return 1;
 }
 
-static int t_efault_read(void)
+static void t_efault_read(void)
 {
 	int fd = fresh("hello, scull", O_RDONLY);
 
@@ -195,10 +179,9 @@ static int t_efault_read(void)
 	CHECK(pread(fd, unmapped, 4, 0) == -1 && errno == EFAULT);
 	CHECK(lseek(fd, 0, SEEK_CUR) == 2); /* nothing was read */
 	close(fd);
-	return 1;
 }
 
-static int t_efault_write(void)
+static void t_efault_write(void)
 {
 	char buf[16] = { 0 };
 	int fd = fresh("hello, scull", O_RDWR);
@@ -212,10 +195,9 @@ static int t_efault_write(void)
 	CHECK(lseek(fd, 0, SEEK_END) == 12); /* the size is unchanged */
 	CHECK(read_back(fd, 0, buf, 12) && memcmp(buf, "hello, scull", 12) == 0);
 	close(fd);
-	return 1;
 }
 
-static int t_kept_between_opens(void)
+static void t_kept_between_opens(void)
 {
 	char a[8] = { 0 }, b[8] = { 0 };
 	int fd = fresh("persistent", O_RDONLY), fd2 = open(DEV, O_RDONLY);
@@ -226,10 +208,9 @@ static int t_kept_between_opens(void)
 	CHECK(read(fd, a, 3) == 3 && memcmp(a, "ist", 3) == 0);
 	close(fd);
 	close(fd2);
-	return 1;
 }
 
-static int t_o_trunc_empties(void)
+static void t_o_trunc_empties(void)
 {
 	int fd = fresh("something", O_RDONLY), w;
 
@@ -244,13 +225,9 @@ static int t_o_trunc_empties(void)
 	close(w);
 	CHECK(lseek(fd, 0, SEEK_END) == 3);
 	close(fd);
-	return 1;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} tests[] = {
+static const struct test tests[] = {
 	{ "write_read", t_write_read },
 	{ "reads_follow_the_offset", t_reads_follow_the_offset },
 	{ "lseek", t_lseek },
@@ -265,38 +242,12 @@ static const struct {
 	{ "o_trunc_empties", t_o_trunc_empties },
 };
 
-static int wanted(const char *name, int argc, char **argv)
-{
-	if (argc < 2)
-		return 1;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	int passed = 0, failed = 0;
-
-	setvbuf(stdout, NULL, _IONBF, 0); /* each line out before a test that may crash the kernel */
 	unmapped = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (unmapped == MAP_FAILED || munmap(unmapped, 4096)) {
 		perror("sculltest: mmap");
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!wanted(tests[i].name, argc, argv))
-			continue;
-		why[0] = 0;
-		if (tests[i].fn()) {
-			printf("ok %s\n", tests[i].name);
-			passed++;
-		} else {
-			printf("FAIL %s: %s\n", tests[i].name, why);
-			failed++;
-		}
-	}
-	printf("sculltest: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return RUN_TESTS("sculltest", tests, 1, argc, argv);
 }

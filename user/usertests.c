@@ -28,16 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *failure;
-
-/* Fails the running test with a reason, returning from it. */
-#define CHECK(cond)                      \
-	do {                             \
-		if (!(cond)) {           \
-			failure = #cond; \
-			return;          \
-		}                        \
-	} while (0)
+#define TEST_BRIEF /* reasons as "COND (errno N)" */
+#include "test.h"
 
 #define TMP "/tmp/usertests"
 
@@ -571,7 +563,6 @@ static int as_a_user(void)
 
 static void owners_for_a_user(void)
 {
-	static char why[64];
 	int status, fd;
 	pid_t pid;
 
@@ -583,9 +574,8 @@ static void owners_for_a_user(void)
 	if (pid == 0)
 		_exit(as_a_user());
 	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
-	snprintf(why, sizeof(why), "the child's check number %d", WEXITSTATUS(status));
 	if (WEXITSTATUS(status)) {
-		failure = why;
+		snprintf(why, sizeof(why), "the child's check number %d", WEXITSTATUS(status));
 		return;
 	}
 	CHECK(mode_of(TMP "-uroot") == (S_IFREG | 0644));
@@ -657,11 +647,6 @@ static void fork_bomb_ends_in_eagain(void)
 		;
 }
 
-struct test {
-	const char *name;
-	void (*fn)(void);
-};
-
 static const struct test tests[] = {
 	{ "write_read_lseek", write_read_lseek },
 	{ "bad_fd", bad_fd },
@@ -694,37 +679,9 @@ static const struct test tests[] = {
 	{ "fork_bomb_ends_in_eagain", fork_bomb_ends_in_eagain },
 };
 
-static bool wanted(const char *name, int argc, char **argv)
-{
-	if (argc < 2)
-		return true;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return true;
-	return false;
-}
-
 int main(int argc, char **argv)
 {
-	int passed = 0, failed = 0;
-
 	if (argc > 1 && strcmp(argv[1], "--exec-child") == 0)
 		return exec_child(argc, argv);
-	setvbuf(stdout, NULL, _IONBF, 0);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!wanted(tests[i].name, argc, argv))
-			continue;
-		failure = NULL;
-		errno = 0;
-		tests[i].fn();
-		if (failure) {
-			printf("FAIL %s: %s (errno %d)\n", tests[i].name, failure, errno);
-			failed++;
-		} else {
-			printf("ok %s\n", tests[i].name);
-			passed++;
-		}
-	}
-	printf("usertests: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return RUN_TESTS("usertests", tests, 1, argc, argv);
 }

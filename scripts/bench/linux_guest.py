@@ -1,5 +1,5 @@
 """linux_guest.py: a minimal Linux guest to compare Kobold with (make bench,
-make udev-compare).
+make udev-compare, make usertests-linux and aiotests-linux).
 
 It is assembled from Debian's own packages (linux-image-amd64 and
 busybox-static, fetched with `apt-get download`, and any others asked for):
@@ -14,6 +14,8 @@ import re
 import shutil
 import subprocess
 import zlib
+
+import pexpect
 
 MODULES = ["virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
            "virtio_pci", "virtio_blk"]
@@ -152,3 +154,49 @@ def initramfs(cache, root, extra=None):
         _cpio_entry(out, "TRAILER!!!", 0)
     os.rename(path + ".tmp", path)
     return path
+
+
+def boot(cache, programs, qemu_args=()):
+    """Debian's kernel in QEMU with the initramfs holding programs ({name in the
+    archive: host path}) and qemu_args added, at /init's KOBOLD-BENCH-READY: a
+    pexpect child that runs each line sent as a command. Raises Unavailable."""
+    vmlinuz, root = fetch(cache)
+    initrd = initramfs(cache, root, programs)
+    args = ["-M", "pc", "-m", "512M", "-display", "none", "-no-reboot",
+            "-chardev", "stdio,id=s,signal=off", "-serial", "chardev:s", "-monitor", "none",
+            "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet"] + list(qemu_args)
+    c = pexpect.spawn("qemu-system-x86_64", args, encoding="utf-8", codec_errors="replace",
+                      timeout=300)
+    try:
+        c.expect("KOBOLD-BENCH-READY")
+    except BaseException:
+        c.close(force=True)
+        raise
+    return c
+
+
+def run_suite(cache, name, command, programs, qemu_args=(), record=None):
+    """Runs a test program of user/ (name: usertests, aiotests) on the guest by
+    command, prints its "ok NAME", "FAIL NAME: why" and count lines, and writes
+    them to record if given (make NAME-linux --record: the reference make test
+    holds the suite to). 0 if none failed, else 1."""
+    c = boot(cache, programs, qemu_args)
+    try:
+        c.sendline(command)
+        c.expect(r"%s: \d+ passed, \d+ failed" % name)
+        out = c.before + c.after
+        c.expect("KOBOLD-BENCH-END")
+        c.sendline("done")
+        c.expect(pexpect.EOF)
+    finally:
+        c.close(force=True)
+    lines = [l.strip() for l in out.replace("\r", "").split("\n")
+             if re.match(r"(ok|FAIL) \S+|%s: " % name, l.strip())]
+    print("\n".join(lines))
+    if record:
+        os.makedirs(os.path.dirname(record), exist_ok=True)
+        with open(record, "w") as f:
+            f.write("# build/user/%s on Debian 12's Linux (amd64 kernel), make %s-linux --record\n"
+                    % (name, name))
+            f.write("\n".join(lines) + "\n")
+    return 0 if lines and lines[-1].endswith(" 0 failed") else 1
