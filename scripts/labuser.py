@@ -41,10 +41,14 @@ CFLAGS = ["-m32", "-static", "-O2", "-Wall"]
 
 
 def built_name(name, src):
-    """The name of src's program among the prebuilt: NAME-HASH (the source and the flags)."""
-    with open(src, "rb") as f:
-        digest = hashlib.sha256(f.read() + repr(CFLAGS).encode()).hexdigest()[:16]
-    return "%s-%s" % (name, digest)
+    """The name of src's program among the prebuilt: NAME-HASH (the source, the test.h
+    beside it that it includes, and the flags)."""
+    h = hashlib.sha256(repr(CFLAGS).encode())
+    for path in (src, os.path.join(os.path.dirname(src), "test.h")):
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                h.update(f.read())
+    return "%s-%s" % (name, h.hexdigest()[:16])
 
 
 def compile_to(src, out):
