@@ -52,10 +52,11 @@ def config_irqs(s, disk):
 
 
 def resize(s, disk, mib, wait=True):
-    """block_resize in QEMU's monitor; with wait, up to 2 s for /sys/class/block/DISK/size to follow."""
+    """block_resize in QEMU's monitor; with wait, up to 6 s for /sys/class/block/DISK/size to
+    follow (a grading machine running four checkers at once can take seconds)."""
     reply = s.monitor("block_resize %s %dM" % (DISKS[disk][0], mib))
     expect("rror" not in reply, "QEMU's block_resize %s %dM: %s" % (DISKS[disk][0], mib, reply[-200:]))
-    deadline = time.time() + 2
+    deadline = time.time() + 6
     while wait and time.time() < deadline:
         s.run("udevadm settle")  # the work runs, its log lines come out here
         if size(s, disk) == mib * MIB:
@@ -114,10 +115,10 @@ def change_event(s):
     s.k.expect("KERNEL - the kernel uevent\r*\n")
     s.monitor("block_resize d1 %dM" % mib)
     try:
-        s.k.expect(r"KERNEL\[\d+\.\d{6}\] change   /class/block/vdb \(block\)", timeout=2)
-        s.k.expect(r"UDEV  \[\d+\.\d{6}\] change   /class/block/vdb \(block\)", timeout=2)
+        s.k.expect(r"KERNEL\[\d+\.\d{6}\] change   /class/block/vdb \(block\)", timeout=6)
+        s.k.expect(r"UDEV  \[\d+\.\d{6}\] change   /class/block/vdb \(block\)", timeout=6)
     except AssertionError as e:
-        raise AssertionError("no change event for vdb within 2 s of block_resize, in udevadm monitor "
+        raise AssertionError("no change event for vdb within 6 s of block_resize, in udevadm monitor "
                              "-s block:\n" + str(e).split(":", 1)[-1][-600:])
     finally:
         s.k.child.send("\x03")
