@@ -177,7 +177,7 @@ static const char *sysfs_name(struct inode *inode)
 
 /*
  * Each lookup makes a new inode, so a chmod or chown is kept in the node
- * itself, where the next lookup finds it (2.6.22's sysfs_setattr kept an
+ * itself, where the next lookup finds it (2.6.13's sysfs_setattr kept an
  * iattr in the sysfs_dirent). A link's own mode stays 0777.
  */
 static int sysfs_setattr(struct inode *inode, const struct iattr *attr)
