@@ -118,12 +118,16 @@ static int write_member(char *path, const struct cpio_entry *e)
 	return -EINVAL;
 }
 
-/* The member's owner and group, as 2.6's initramfs gave them (lchown for a link). */
-static int set_owner(char *path, const struct cpio_entry *e)
+/*
+ * The member's owner and group, as 2.6's initramfs gave them (lchown for a
+ * link), and as it did, whatever the chown answers: the rootfs's /proc is
+ * procfs's mount point, which keeps no owners.
+ */
+static void set_owner(char *path, const struct cpio_entry *e)
 {
 	struct iattr attr = { .ia_valid = ATTR_UID | ATTR_GID, .ia_uid = e->uid, .ia_gid = e->gid };
 
-	return vfs_setattr(NULL, path, 0, &attr);
+	vfs_setattr(NULL, path, 0, &attr);
 }
 
 /* Whether path's top directory ("/dev" of "/dev/console") is another filesystem's mount point. */
@@ -166,7 +170,7 @@ static int unpack_member(const struct cpio_entry *e, void *arg)
 		memcpy(path + 1, name, strlen(name) + 1);
 		err = below_mount(path) ? -EXDEV : write_member(path, e);
 		if (!err)
-			set_owner(path, e); /* as 2.6's, which let a chown fail: /proc's mount point keeps its own */
+			set_owner(path, e);
 		kfree(path);
 	}
 	if (err == -EXDEV) {

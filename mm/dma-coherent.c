@@ -18,20 +18,21 @@ static unsigned int dma_pages(size_t size) { return (unsigned int)((size + PAGE_
 void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *handle, gfp_t gfp)
 {
 	u64 mask = dev && dev->coherent_dma_mask ? dev->coherent_dma_mask : 0xffffffffull;
+	unsigned int pages = dma_pages(size);
 	void *buf;
 
 	if (!size)
 		return NULL;
-	buf = alloc_pages(dma_pages(size));
+	buf = alloc_pages(pages);
 	if (!buf)
 		return NULL;
-	if ((u64)virt_to_phys(buf) + dma_pages(size) * PAGE_SIZE - 1 > mask) {
+	if ((u64)virt_to_phys(buf) + pages * PAGE_SIZE - 1 > mask) {
 		pr_warn("dma_alloc_coherent: %#lx is beyond the mask %#llx\n", virt_to_phys(buf),
 			(unsigned long long)mask);
-		free_pages(buf, dma_pages(size));
+		free_pages(buf, pages);
 		return NULL;
 	}
-	memset(buf, 0, dma_pages(size) * PAGE_SIZE);
+	memset(buf, 0, pages * PAGE_SIZE);
 	*handle = (dma_addr_t)virt_to_phys(buf);
 	return buf;
 }

@@ -128,6 +128,11 @@ class Session:
         """The snapshot's name for a command line."""
         return "booted-" + hashlib.sha1(append.encode()).hexdigest()[:12]
 
+    def monitor_sock(self):
+        """A new directory of the session's for QEMU's monitor socket; the socket's path."""
+        self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
+        return os.path.join(self.sockdir, "monitor.sock")
+
     def boot(self, append="", qemu_args=(), monitor=False):
         """qemu_args: more QEMU options (disks); monitor: QEMU's monitor on a socket (self.monitor).
         A kernel saved with these options and command line is started from its snapshot (a new
@@ -135,10 +140,8 @@ class Session:
         self.close()
         qemu_args = tuple(qemu_args)
         snapshot = SNAPSHOT and saveable(qemu_args)
-        sock, extra = None, []
-        if monitor or snapshot:
-            self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
-            sock = os.path.join(self.sockdir, "monitor.sock")
+        extra = []
+        sock = self.monitor_sock() if monitor or snapshot else None
         if snapshot:
             path, _ = self.drive(qemu_args)
             extra = ["-drive", "if=none,id=labcheck-snapshot,format=qcow2,file=%s" % path]
@@ -153,9 +156,7 @@ class Session:
                 return self
             self.saved.discard((qemu_args, append))
             self.close()
-            if monitor or snapshot:
-                self.sockdir = tempfile.mkdtemp(prefix="labcheck-")
-                sock = os.path.join(self.sockdir, "monitor.sock")
+            sock = self.monitor_sock()  # snapshot: a monitor is needed to save again
         try:
             self.k = kobold.boot(append, qemu_args=list(qemu_args) + extra, monitor=sock,
                                  boot_timeout=BOOT_TIMEOUT)
