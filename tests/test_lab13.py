@@ -1,6 +1,6 @@
 """test_lab13.py: lab 13's checker (labs/lab13/check.py) fails wrong /sbin/hotplug
 scripts, each at the check its mistake breaks: one that never removes a node, one that
-gives every disk minor 0. (test_labs.py runs it on the starter and on the reference
+gives every disk minor 0, one that leaves the nodes' mode to the umask. (test_labs.py runs it on the starter and on the reference
 solution, labs/solutions/lab13.patch.)"""
 import os
 import re
@@ -34,7 +34,8 @@ def lab13(tmp_path, script):
     ("never removes", 'rm -f "/dev/$DEVNAME"', ":", "rmmod sbd takes every node"),
     ("minor 0 for all", 'mknod -m 600 "/dev/$DEVNAME" b "$MAJOR" "$MINOR"',
      'mknod -m 600 "/dev/$DEVNAME" b "$MAJOR" 0', "modprobe sbd nr=3"),
-], ids=["no-remove", "one-minor"])
+    ("mode left to the umask", 'mknod -m 600 "/dev/$DEVNAME"', 'mknod "/dev/$DEVNAME"', "modprobe sbd nr=3"),
+], ids=["no-remove", "one-minor", "no-mode"])
 def test_lab13_checker_fails_a_wrong_script(tmp_path, mistake, wrong, right, fails):
     good = solution_script()
     assert wrong in good

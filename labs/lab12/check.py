@@ -137,12 +137,14 @@ def events(s):
 
 
 def bad_input(s):
-    """add refuses a taken name, a missing type, a '/', a name of 20 characters; del an unknown name; nothing changes"""
+    """add refuses a taken name, a missing type, a '/', a 20-character name, a 16-character type; del an unknown
+    name; nothing changes"""
     start(s)
     add(s, "foo", "misc")
     tries = [('echo "foo misc" > %s/add' % BUS, EXISTS), ('echo "foo other" > %s/add' % BUS, EXISTS),
              ('echo "alone" > %s/add' % BUS, INVALID), ('echo "a/b misc" > %s/add' % BUS, INVALID),
              ('echo "%s misc" > %s/add' % ("n" * 20, BUS), INVALID), ('echo " misc" > %s/add' % BUS, INVALID),
+             ('echo "t %s" > %s/add' % ("m" * 16, BUS), INVALID),
              ("echo nosuch > %s/del" % BUS, NODEV)]
     for command, want in tries:
         expect_eq(s.text(command), want, command)

@@ -59,7 +59,7 @@ def start(s):
 
 
 def nodes(s, paths):
-    """{path: 'block MAJ:MIN' (decimal), 'link TARGET', or None} in one stat: the shell's
+    """{path: 'block MAJ:MIN MODE' (decimal, octal), 'link TARGET', or None} in one stat: the shell's
     own, which runs no program (busybox's, run at every poll, cost the guest as much CPU
     as the helpers being waited for)."""
     got, path, kind = dict.fromkeys(paths), None, None
@@ -78,6 +78,9 @@ def nodes(s, paths):
         m = re.search(r"Device type: (\d+),(\d+)$", line)
         if m and path and kind == "block special file":
             got[path] = "block %s:%s" % m.groups()
+        m = re.match(r"Access: \((\d+)/", line)
+        if m and path and got[path] and got[path].startswith("block "):
+            got[path] += " " + m.group(1)
     return got
 
 
@@ -104,7 +107,7 @@ def settle(s):
 def sbd_state(s, nr):
     want = {}
     for i in range(nr):
-        want["/dev/sbd%d" % i] = "block 254:%d" % i
+        want["/dev/sbd%d" % i] = "block 254:%d 0600" % i
         want["/dev/disk/by-version/sbd%d-1.0" % i] = "link ../../sbd%d" % i
     return want
 
@@ -123,7 +126,7 @@ def script_runs(s):
 
 
 def sbd_nodes(s):
-    """modprobe sbd nr=3: /dev/sbd0..2 block nodes 254:0..2 and by-version links to them"""
+    """modprobe sbd nr=3: /dev/sbd0..2 block nodes 254:0..2, mode 600, and by-version links to them"""
     start(s)
     s.run("rmmod sbd")
     settle(s)
@@ -158,8 +161,8 @@ def hot_disk(s):
     """QEMU's device_add: /dev/vda (253:0), no by-version link; device_del: gone"""
     start(s)
     s.monitor("device_add virtio-blk-pci,drive=hp0,id=hot0,addr=0x6")
-    wait(s, "vda", lambda: node(s, "/dev/vda") == "block 253:0")
-    expect_eq(node(s, "/dev/vda"), "block 253:0", "/dev/vda after device_add")
+    wait(s, "vda", lambda: node(s, "/dev/vda") == "block 253:0 0600")
+    expect_eq(node(s, "/dev/vda"), "block 253:0 0600", "/dev/vda after device_add")
     links = s.ls("/dev/disk/by-version")
     expect(not any("vda" in l for l in links), "ls /dev/disk/by-version: %s (sbd's only)" % links)
     s.monitor("device_del hot0")
