@@ -309,20 +309,28 @@ LOST = ("kernel panic", "timed out waiting", "QEMU exited early")
 
 
 def explain(text, limit=12):
-    """The lines of a failure worth showing: the oops, BUG or PANIC block with the two
-    lines before it (what ran); when the kernel stopped answering, its last lines; else
-    the start of the checker's own message."""
+    """The lines of a failure worth showing: the message's first line, the failure that
+    failslab injected (and where) if one came before, and the oops, BUG or PANIC block
+    with the two lines before it (what ran); when the kernel stopped answering, its last
+    lines; else
+    the checker's own message, its first 2 * limit lines and how many more there were."""
     lines = text.split("\n")
     at = next((i for i, l in enumerate(lines) if OOPS.match(l)), None)
     if at is not None:
         lost = lines[0].startswith(LOST)
-        shown = ([lines[0]] if at > 2 and lost else []) + lines[max(at - 2, 0):at + limit + 2]
+        shown = [lines[0]] if at > 2 else []  # what the checker did, or how the kernel was lost
+        injected = next((i for i in range(1, at - 2) if "FAULT_INJECTION" in lines[i]), None)
+        if injected is not None:  # the failure failslab made, and where: the report's cause
+            shown += lines[injected:min(injected + 2, at - 2)] + (["[...]"] if injected + 2 < at - 2 else [])
+        shown += lines[max(at - 2, 0):at + limit + 2]
         if lost and len(lines) - limit // 2 > at + limit + 2:  # and how it ended
             shown += ["[...]"] + lines[-(limit // 2):]
         return shown
     if lines[0].startswith(LOST) and len(lines) > limit:
         return [lines[0], "[... the last lines the kernel printed:]"] + lines[-limit:]
-    return lines[:limit]
+    if len(lines) > 2 * limit:  # the checker's own message: two tables fit
+        return lines[:2 * limit] + ["[... %d more lines]" % (len(lines) - 2 * limit)]
+    return lines
 
 
 def what_of(fn):

@@ -3,7 +3,8 @@ with every lab's reference solution applied (labs/solutions/labN.patch, composed
 build for all the labs); the lab page's transcripts marked `start` match the starting
 kernel and those marked `solution` the solved one. One lab's solution on its own (drawn
 with KOBOLD_LABS_SEED) builds and passes its checker and its page's `solution`
-transcripts exactly; `make labs-compose-all` does so for every lab.
+transcripts exactly; `make labs-compose-all` does so for every lab. Checks that once
+passed with a lab's work missing fail on the starting tree, saying why.
 (test_labs_compose.py checks that the solutions compose in any order.)
 
 The starting and the solved trees are scripts/labtree.py's shared trees
@@ -11,6 +12,7 @@ The starting and the solved trees are scripts/labtree.py's shared trees
 next run, each brought up to date with the working tree first. The starting tree is the
 working tree with each lab's files as committed, so that a student's own solved labs
 change nothing here."""
+import importlib.util
 import os
 import random
 import shutil
@@ -22,6 +24,8 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import doccheck  # noqa: E402
+import kobold  # noqa: E402
+import labcheck  # noqa: E402
 import labtree  # noqa: E402
 
 LABS = labtree.labs()
@@ -149,6 +153,32 @@ def test_checker_fails_at_the_start_and_passes_solved(lab, base, solved):
     blocks = with_every_lab([b for b in doccheck.parse_file(lab_doc(lab)) if b.for_solution()])
     failures = doccheck.check_blocks(blocks, kernel=kernel)
     assert not failures, "with every lab solved:\n" + "\n\n".join(failures)
+
+
+# Checks that passed with the lab's work not there at all (a student scored them for
+# nothing): each must now fail on the starting tree, and say why.
+NOTHING_DONE = [(1, "ends_with_newline", "a number was wanted"), (3, "no_leaks", "blkinfo did not load"),
+                (5, "unloads_clean", "kpipe did not load"), (6, "released_on_rmmod", "did not load")]
+
+
+def load_checker(lab):
+    path = os.path.join(ROOT, "labs", "lab%d" % lab, "check.py")
+    spec = importlib.util.spec_from_file_location("lab%d_check" % lab, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_check_fails_when_the_work_is_missing(base, monkeypatch):
+    tree, kernel = base
+    monkeypatch.setattr(kobold, "KERNEL", kernel)
+    for lab, check, why in NOTHING_DONE:
+        s = labcheck.Session()
+        try:
+            with pytest.raises(AssertionError, match=why):
+                getattr(load_checker(lab), check)(s)
+        finally:
+            s.end()
 
 
 def alone():

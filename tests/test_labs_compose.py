@@ -13,6 +13,7 @@ touch. `make labs-compose-all` (KOBOLD_LABS_ORDERS=all) walks every order that c
 matter, checks every transcript and walks every registration walk."""
 import itertools
 import os
+import re
 import random
 import shutil
 import sys
@@ -221,6 +222,19 @@ def test_lab5_starter_works_until_an_allocation_fails(base, workdir):
     assert "FAIL  failslab over every allocation" in r.stdout, r.stdout
     assert "BUG: kmalloc:" in r.stdout, r.stdout  # the checklist shows what the kernel reported
     shutil.rmtree(starter, ignore_errors=True)
+
+
+def test_lab5_a_device_left_behind_shows_the_failure_injected(base, workdir):
+    """A probe whose error path forgets to unregister: the BUG/WARNING check fails, and its
+    message starts at the failure failslab injected (and where), not in mid-report."""
+    r = solution_without(base, workdir, 5, "drivers/misc/kpipe.c", "\tclass_device_unregister(&p->cdev);\n")
+    assert r.returncode == 1 and "FAIL  no step prints BUG or WARNING" in r.stdout, r.stdout
+    block = re.split(r"\n  (?:PASS|FAIL)  ", r.stdout.split("FAIL  no step prints BUG or WARNING", 1)[1])[0]
+    lines = [l.strip() for l in block.strip().split("\n")]
+    assert lines[1].startswith("at `failslab "), block
+    assert re.search(r"FAULT_INJECTION: forcing a failure", lines[2]), block
+    assert re.search(r"\bat kmalloc\(", lines[3]) or "at " in lines[3], block
+    assert any(re.search(r"\bWARNING: at drivers/base/class.c", l) for l in lines[4:]), block
 
 
 def test_lab6_starter_works_but_is_not_ported(base, workdir):

@@ -41,6 +41,7 @@ def ends_with_newline(s):
     """it reads as one line: the value and a newline, as every sysfs file"""
     s.fresh()
     out = s.run("cat " + FILE)
+    expect(out.rstrip("\n").isdigit(), "cat %s printed %r: a number was wanted" % (FILE, out))
     expect(out.endswith("\n"), "cat %s printed %r: show must end its text with \\n, or the value "
            "runs into whatever is printed next (here the prompt)" % (FILE, out))
 

@@ -59,7 +59,7 @@ def limits(s):
 
 
 def rejects_bad_input(s):
-    """bad input (257, -1, abc, 0x10, empty, 99999999999, "8 9") fails with Invalid argument and changes nothing"""
+    """bad input (257, -1, abc, 0x10, empty, 99999999999, "8 9", 12abc) fails with Invalid argument and changes nothing"""
     s.fresh()
     s.run("echo 16 > " + FILE)
     for bad in ["257", "-1", "abc", "0x10", "", "99999999999", '"8 9"', "12abc"]:

@@ -151,7 +151,9 @@ def no_leaks(s):
     for m in ("blkinfo", "sbd"):
         s.run("rmmod " + m)
     s.run("modprobe sbd")
-    s.run("modprobe blkinfo")
+    out = s.text("modprobe blkinfo")
+    expect("info" in s.ls("/sys/class/block/sbd0"), "after modprobe blkinfo (%s), /sys/class/block/sbd0 has no "
+           "info: blkinfo did not load" % (out or "it printed nothing"))
     before = s.snapshot()
     for _ in range(3):
         s.run("cat /sys/class/block/sbd0/info")

@@ -133,6 +133,7 @@ old_api_gone.points = 2
 def released_on_rmmod(s):
     """rmmod kthermo removes the class, the zones and /sys/devices/virtual/kthermo"""
     s.fresh()
+    expect("kthermo" in s.ls("/sys/class"), "before rmmod, /sys/class has no kthermo: the module did not load")
     s.run("rmmod kthermo")
     expect("kthermo" not in s.ls("/sys/class"), "/sys/class/kthermo is still there")
     expect("kthermo" not in s.ls("/sys/devices/virtual"), VIRT + " is still there")

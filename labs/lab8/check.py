@@ -165,13 +165,22 @@ def no_leaks(s):
 no_leaks.points = 2
 
 
+def failslab(s, n):
+    """`failslab N bind`'s output; a panic or a lost prompt says at which N."""
+    try:
+        return s.run("failslab %d %s" % (n, BIND))
+    except AssertionError as e:
+        first, _, rest = str(e).partition("\n")
+        raise type(e)("%s (at `failslab %d %s`)\n%s" % (first.rstrip(":"), n, BIND, rest)) from None
+
+
 def failed_probe_unwinds(s):
     """failslab over every allocation of bind: each failed probe leaves nothing (sysfs, memory, kobjects)"""
     machine(s)
     s.run(UNBIND)
     before = s.snapshot()
     for n in range(1, 300):
-        out = s.run("failslab %d %s" % (n, BIND))
+        out = failslab(s, n)
         m = TROUBLE.search(out)
         expect(not m, "at `failslab %d %s`:\n%s" % (n, BIND, out.strip()))
         failed = BIND_FAILED.search(out)
