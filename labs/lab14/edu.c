@@ -203,7 +203,8 @@ static __unused struct miscdevice edu_misc = {
 /*
  * TODO: enable the device; claim its regions (pci_request_regions, named
  * "edu") and map BAR0 (ioremap); check the identification register's low
- * byte (EDU_ID_MAGIC) and log "edu 0000:00:04.0: version 1.0" (pr_info, the
+ * byte (EDU_ID_MAGIC) and log "edu 0000:00:04.0: version 1.0" (pr_info with
+ * pci_name(pdev): the device's own address, which depends on its slot; the
  * major version in the top byte, the minor in the next); bus mastering;
  * the DMA masks (EDU_DMA_BITS) and a coherent buffer of EDU_BUF_SIZE
  * (dma_alloc_coherent); MSI (pci_enable_msi), then request_irq on
