@@ -617,7 +617,8 @@ static int virtblk_probe(struct virtio_device *vdev)
 
 out_vqs:
 	vdev->config->reset(vdev); /* 1.x queues go only with a reset: else the next probe finds them enabled */
-	cancel_work(&vblk->config_work); /* queued by a config change during probe; none after the reset */
+	/* A config change during probe may have queued the work; none comes after the reset. */
+	cancel_work(&vblk->config_work);
 	vdev->config->del_vqs(vdev);
 	kfree(vblk->vqs);
 	if (vblk->disk)
