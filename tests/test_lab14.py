@@ -2,8 +2,8 @@
 the lab's driver, and the checker failing the starter and wrong drivers, each at the
 check its mistake breaks and with a message that names it. (test_labs.py runs the
 checker on the starting tree and on the reference solution, labs/solutions/lab14.patch.)
-Three wrong drivers, each with mistakes that break different checks, so that each costs
-one build and one boot."""
+Wrong drivers, each with mistakes that break different checks, so that each costs one
+build and one boot."""
 import os
 import re
 import shutil
@@ -104,12 +104,20 @@ WRONG = {
     ], ["writing n to /dev/edu", "DMA to the device", "rmmod edu frees all"],
         ["read before the device was done?", "FAIL dma_round_trip",
          "/proc/interrupts still has edu's line after rmmod edu (free_irq)"]),
-    # Remove keeps the regions; the file operations have no .owner (a hidden check's).
-    "regions-owner": ([
+    # No bottom half: the handler reads the factorial and completes the wait itself, and
+    # the work item never runs; remove keeps the regions; the file operations have no
+    # .owner (a hidden check's).
+    "no-work-regions-owner": ([
+        ("\tspin_lock(&e->irq_lock);\n\te->pending |= status;\n\tspin_unlock(&e->irq_lock);\n"
+         "\tschedule_work(&e->work);\n",
+         "\tif (status & EDU_IRQ_FACT) {\n\t\te->fact = readl(e->regs + EDU_FACT);\n\t\tcomplete(&e->fact_done);\n"
+         "\t}\n\tif (status & EDU_IRQ_DMA)\n\t\tcomplete(&e->dma_done);\n"),
         ("\tiounmap(e->regs);\n\tpci_release_regions(pdev);\n}\n", "\tiounmap(e->regs);\n}\n"),
         ("\t.owner = THIS_MODULE,\n", ""),
-    ], ["rmmod edu frees all"], ["/proc/iomem still shows the edu region after rmmod edu (pci_release_regions)",
-                                 "rmmod edu with /dev/edu open: expected 'rmmod: ERROR: Module edu is in use'"]),
+    ], ["writing n to /dev/edu", "rmmod edu frees all"],
+        ["123 factorials ran no work item 123 times",
+         "/proc/iomem still shows the edu region after rmmod edu (pci_release_regions)",
+         "rmmod edu with /dev/edu open: expected 'rmmod: ERROR: Module edu is in use'"]),
     # No MSI (INTx, a level line) and a handler that tests the wrong bit, so it never
     # acknowledges and always says IRQ_NONE: an interrupt storm, which the kernel survives
     # by masking the line (2.6's "nobody cared"), and the factorial never completes.

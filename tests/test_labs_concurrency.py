@@ -97,7 +97,7 @@ def test_lab18_starter_and_a_label_store_turned_round_fail(base, workdir):
     class's sem first) agrees with reset_store but not with the order the device model's
     probes took at boot, and fails the same two."""
     starter, r = starter_checker(base, workdir, 18, "kswitch.c", "drivers/misc/kswitch.c")
-    fails(r, "label, reset, label: the lock validator finds no inversion", "every function takes a port's dev->sem")
+    fails(r, "label, reset, label, reset: the lock validator finds no inversion", "every function takes a port's dev->sem")
     assert "WARNING: possible circular locking dependency detected" in r.stdout, r.stdout
     assert "while holding (&dev->sem), taken at label_store+" in r.stdout, r.stdout
     assert "reset_store takes cls->sem, then ports[i]->sem" in r.stdout, r.stdout
@@ -105,7 +105,7 @@ def test_lab18_starter_and_a_label_store_turned_round_fail(base, workdir):
 
     r = wrong(base, workdir, 18, "drivers/misc/kswitch.c", "\tdown(&dev->sem);\n\tdown(&dev->class->sem);",
               "\tdown(&dev->class->sem);\n\tdown(&dev->sem);")
-    fails(r, "label, reset, label: the lock validator finds no inversion", "every function takes a port's dev->sem")
+    fails(r, "label, reset, label, reset: the lock validator finds no inversion", "every function takes a port's dev->sem")
     assert "taken at class_add_device+" in r.stdout, r.stdout
     assert "label_store takes dev->class->sem, then dev->sem" in r.stdout, r.stdout
 
@@ -140,3 +140,18 @@ def test_lab17_starter_fails_the_same_way_every_run_and_a_lock_per_step_fails(ba
               "\t\treturn 0;\n\t}\n\tspin_unlock(&kreg_lock);\n\tspin_lock(&kreg_lock);\n\tlist_add_tail(",
               stop_at_fail=True)
     registration_fails(r)
+
+
+def test_lab17_preemption_off_instead_of_the_lock_fails_on_two_cpus(base, workdir):
+    """The reference with preempt_disable() and preempt_enable() where kreg_register takes
+    and drops kreg_lock: on one CPU no thread is switched between the lookup and the
+    insert, so every one-CPU check passes; on two CPUs both threads run at once, and the
+    two-CPU check (15 runs of 2000 keys) finds a key registered twice."""
+    lock = "\tspin_lock(&kreg_lock);\n\tif (kreg_find(key)) {\n\t\tspin_unlock(&kreg_lock);\n\t\tkfree(e);\n" \
+           "\t\treturn 0;\n\t}\n\tlist_add_tail(&e->node, &kreg_list);\n\tkreg_entries++;\n\tspin_unlock(&kreg_lock);\n"
+    r = wrong(base, workdir, 17, "drivers/misc/kreg.c", lock,
+              lock.replace("spin_lock(&kreg_lock)", "preempt_disable()").replace("spin_unlock(&kreg_lock)",
+                                                                                 "preempt_enable()"))
+    fails(r, "the same on two CPUs at once")
+    assert re.search(r"run \d+ of 15 on two CPUs, [^)]*\): \d+ entries, [1-9]\d* of them a key registered twice",
+                     r.stdout), r.stdout

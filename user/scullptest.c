@@ -5,6 +5,7 @@
  * test: "ok NAME" or "FAIL NAME: what happened"; a watchdog process ends a
  * test that waits more than 3 s with SIGUSR2. `scullptest NAME...` runs some.
  */
+#define _GNU_SOURCE /* strerrorname_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -46,17 +47,40 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* The device emptied, at its size at load, opened with flags. */
+/* fresh()'s step that failed, as the test's reason ("fresh: STEP: ENOTTY"); closes fd: -1. */
+static int fresh_failed(int fd, const char *step)
+{
+	const char *name = strerrorname_np(errno);
+
+	snprintf(why, sizeof(why), "fresh: %s: %s", step, name ? name : strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/*
+ * The device emptied, at its size at load, opened with flags; -1 with the
+ * failed step in why (CHECK_FRESH ends the test).
+ */
 static int fresh(int flags)
 {
 	int fd = open(DEV, flags), size = SIZE;
 
-	if (fd >= 0 && (ioctl(fd, SCULLP_IOCRESET) || ioctl(fd, SCULLP_IOCSSIZE, &size))) {
-		close(fd);
-		return -1;
-	}
+	if (fd < 0)
+		return fresh_failed(fd, "open");
+	if (ioctl(fd, SCULLP_IOCRESET))
+		return fresh_failed(fd, "SCULLP_IOCRESET");
+	if (ioctl(fd, SCULLP_IOCSSIZE, &size))
+		return fresh_failed(fd, "SCULLP_IOCSSIZE");
 	return fd;
 }
+
+/* Ends the test if fresh() failed: why already names its step. */
+#define CHECK_FRESH(fd)         \
+	do {                    \
+		if ((fd) < 0)   \
+			return; \
+	} while (0)
 
 /* A child that waits ms, then opens the device and writes text (or reads n bytes). */
 static pid_t later(long ms, const char *text, int n)
@@ -89,7 +113,7 @@ static void t_ioctl_size(void)
 {
 	int fd = fresh(O_RDWR), size = 0;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	CHECK(ioctl(fd, SCULLP_IOCGSIZE, &size) == 0 && size == SIZE);
 	close(fd);
 }
@@ -98,7 +122,7 @@ static void t_ioctl_count(void)
 {
 	int fd = fresh(O_RDWR), count = -1;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	CHECK(ioctl(fd, SCULLP_IOCGCOUNT, &count) == 0 && count == 0);
 	CHECK(write(fd, "0123456789", 10) == 10);
 	CHECK(ioctl(fd, SCULLP_IOCGCOUNT, &count) == 0 && count == 10);
@@ -112,7 +136,7 @@ static void t_ioctl_set_size(void)
 	char buf[200] = { 0 };
 	int fd = fresh(O_RDWR | O_NONBLOCK), size = 100, got = 0;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	CHECK(write(fd, "x", 1) == 1);
 	errno = 0;
 	CHECK(ioctl(fd, SCULLP_IOCSSIZE, &size) == -1 && errno == EBUSY); /* bytes wait */
@@ -138,7 +162,7 @@ static void t_ioctl_unknown(void)
 	struct termios t;
 	int fd = fresh(O_RDWR), x = 0;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	errno = 0;
 	CHECK(ioctl(fd, _IO(SCULLP_IOC_MAGIC, 9)) == -1 && errno == ENOTTY);
 	errno = 0;
@@ -155,7 +179,7 @@ static void t_ioctl_efault(void)
 {
 	int fd = fresh(O_RDWR), size = 0;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	errno = 0;
 	CHECK(ioctl(fd, SCULLP_IOCGSIZE, (int *)8) == -1 && errno == EFAULT);
 	errno = 0;
@@ -171,7 +195,7 @@ static void t_fifo_order(void)
 	char buf[16] = { 0 };
 	int fd = fresh(O_RDWR);
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	CHECK(write(fd, "abc", 3) == 3 && write(fd, "def", 3) == 3);
 	CHECK(read(fd, buf, 4) == 4 && memcmp(buf, "abcd", 4) == 0);
 	CHECK(write(fd, "gh", 2) == 2);
@@ -184,7 +208,7 @@ static void t_nonblock_empty(void)
 	char buf[8];
 	int fd = fresh(O_RDONLY | O_NONBLOCK), fl;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	errno = 0;
 	CHECK(read(fd, buf, sizeof(buf)) == -1 && errno == EAGAIN);
 	fl = fcntl(fd, F_GETFL);
@@ -200,7 +224,7 @@ static void t_nonblock_full(void)
 	int fd = fresh(O_WRONLY | O_NONBLOCK), total = 0;
 	ssize_t n;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	while ((n = write(fd, buf, 1000)) > 0 && total < 2 * SIZE)
 		total += (int)n;
 	CHECK(n == -1 && errno == EAGAIN);
@@ -214,7 +238,7 @@ static void t_poll_mask(void)
 	int fd = fresh(O_RDWR | O_NONBLOCK);
 	struct pollfd p = { fd, POLLIN | POLLOUT, 0 };
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	CHECK(poll(&p, 1, 0) == 1 && p.revents == POLLOUT);
 	CHECK(write(fd, "x", 1) == 1);
 	CHECK(poll(&p, 1, 0) == 1 && p.revents == (POLLIN | POLLOUT));
@@ -234,7 +258,7 @@ static void t_poll_blocks(void)
 	long ms;
 	int r;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	child = later(200, "wake", 0);
 	r = poll(&p, 1, 5000);
@@ -254,7 +278,7 @@ static void t_blocking_read(void)
 	ssize_t n;
 	long ms;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	child = later(200, "wake", 0);
 	n = read(fd, buf, sizeof(buf));
@@ -274,7 +298,7 @@ static void t_blocking_write(void)
 	ssize_t n;
 	long ms;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	CHECK(write(fd, buf, SIZE) == SIZE);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	child = later(200, NULL, 100);
@@ -294,7 +318,7 @@ static void t_signal_interrupts(void)
 	pid_t child;
 	ssize_t n;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	usr1 = 0;
 	child = fork();
 	if (child == 0) {
@@ -335,7 +359,7 @@ static void t_ring_wraps(void)
 	static char out[SIZE], in[SIZE];
 	int fd = fresh(O_RDWR | O_NONBLOCK);
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	for (int i = 0; i < SIZE; i++)
 		out[i] = (char)(i * 13 + 1);
 	CHECK(write_all(fd, out, 3000) == 3000);
@@ -356,7 +380,7 @@ static void t_poll_out_blocks(void)
 	long ms;
 	int r;
 
-	CHECK(fd >= 0);
+	CHECK_FRESH(fd);
 	CHECK(write(fd, buf, SIZE) == SIZE);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	child = later(200, NULL, 10);

@@ -609,18 +609,20 @@ static int virtblk_probe(struct virtio_device *vdev)
 	vblk->disk->cdev.groups = virtblk_groups; /* serial exists when udev sees the disk */
 	err = add_disk(vblk->disk);
 	if (err)
-		goto out_disk;
+		goto out_vqs;
 	pr_info("virtio_blk %s: [%s] %llu 512-byte logical blocks, %s transport%s\n",
 		vdev->dev.bus_id, vblk->disk->disk_name, (unsigned long long)vblk->disk->capacity,
 		vdev->config->bus_name(vdev), vblk->disk->read_only ? ", read-only" : "");
 	return 0;
 
-out_disk:
-	put_disk(vblk->disk);
 out_vqs:
 	vdev->config->reset(vdev); /* 1.x queues go only with a reset: else the next probe finds them enabled */
+	/* A config change during probe may have queued the work; none comes after the reset. */
+	cancel_work(&vblk->config_work);
 	vdev->config->del_vqs(vdev);
 	kfree(vblk->vqs);
+	if (vblk->disk)
+		put_disk(vblk->disk); /* after the work that uses it, as in remove */
 out_index:
 	index_used &= ~(1ull << vblk->index);
 out_free:

@@ -123,9 +123,10 @@ void get_page_phys(unsigned long phys);
 void put_page_phys(unsigned long phys);
 /*
  * A driver's page that mappings may hold (vm_ops->fault), by its kernel
- * address (Linux: struct page): the driver gets one reference when it
- * allocates it (alloc_pages(1)) and gives one to each mapping its fault
- * hands it to; the last put_page frees it.
+ * address (Linux: struct page). alloc_pages takes no reference (Linux 2.6's
+ * gives the page a count of 1): the driver takes its own with get_page()
+ * after allocating it, and one for each mapping its fault hands it to; the
+ * last put_page frees it.
  */
 void get_page(void *kaddr);
 void put_page(void *kaddr);

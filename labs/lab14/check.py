@@ -56,6 +56,14 @@ def irq_count(s):
     return line[1]
 
 
+def work_runs(s):
+    """The runs of each work function since boot, from ps's work statistics: {name: runs}."""
+    out = s.run("ps")
+    expect("run since boot" in out, "ps printed no work statistics:\n%s" % out)
+    rows = re.findall(r"^ *(\d+) (\S+)(?: \(and others\))?$", out.split("run since boot", 1)[1], re.M)
+    return {name: int(runs) for runs, name in rows}
+
+
 def irq_status(s):
     """edu's interrupt status register, read through QEMU's monitor (xp: as the CPU would)."""
     res = s.text("cat %s/resource" % sysdir(s)).split()
@@ -142,13 +150,18 @@ msi.points = 2
 
 
 def factorials(s):
-    """writing n to /dev/edu and reading it gives n! for 0 to 12 (and 110 more), each by an interrupt; bad numbers get EINVAL"""
+    """writing n to /dev/edu and reading it gives n! for 0 to 12 (and 110 more), each by an interrupt and its work item; bad numbers get EINVAL"""
     ready(s)
-    before = irq_count(s)
+    before, runs = irq_count(s), work_runs(s)
     passes(s, "factorials", "fact_bad_input")
     after = irq_count(s)
     expect(after - before >= 123, "123 factorials raised %d interrupts on edu's line: set the status "
            "register's raise-interrupt bit (0x80) and wait for the interrupt" % (after - before))
+    ran = {name: n - runs.get(name, 0) for name, n in work_runs(s).items() if n > runs.get(name, 0)}
+    expect(any(n >= 123 for n in ran.values()), "123 factorials ran no work item 123 times (ps's work "
+           "statistics, the runs meanwhile: %s): the handler acknowledges and schedules the work item, "
+           "which reads the factorial and completes the wait" % (", ".join(
+               "%s %d" % kv for kv in sorted(ran.items())) or "none"))
 
 
 factorials.points = 3

@@ -108,7 +108,7 @@ def modprobe_restarts(s):
 
 
 def bad_interval(s):
-    """modprobe kticker interval_ms=0 and =5000 are refused with EINVAL, leaving no class and no thread"""
+    """modprobe kticker interval_ms=0, =5000 and =-1 are refused with EINVAL, leaving no class and no thread"""
     if s.k is None:
         s.fresh(qemu_args=SMP)
     if "kticker" in s.ls("/sys/class"):

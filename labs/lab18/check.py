@@ -97,7 +97,7 @@ def resets(s):
 
 
 def lock_order(s):
-    """label, reset, label: the lock validator finds no inversion, and lockdep stays on"""
+    """label, reset, label, reset: the lock validator finds no inversion, and lockdep stays on"""
     start(s)
     label(s, "port0", "a")
     out = reset(s) + "\n" + label(s, "port1", "b") + "\n" + reset(s)
