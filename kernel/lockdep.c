@@ -1,9 +1,10 @@
 /*
  * lockdep.c: the lock validator (Linux 2.6.18's kernel/lockdep.c, cut down
- * to lock order): classes by key, a graph of the orders seen, a check for a
- * cycle each time a new order is added, and reports in Linux's words.
- * Kobold does not track interrupt-safety or read locks; see
- * docs/differences.md. Portable C: the unit tests drive it on the host.
+ * to lock order and hard interrupt usage): classes by key, a graph of the
+ * orders seen, a check for a cycle each time a new order is added, each
+ * class's hardirq usage bits, and reports in Linux's words. Kobold has no
+ * softirqs, so no softirq bits; see docs/differences.md for what else is
+ * left out. Portable C: the unit tests drive it on the host.
  */
 #include <kobold/irqflags.h>
 #include <kobold/kallsyms.h>
@@ -19,13 +20,44 @@
 #define MAX_LOCKDEP_KEYS 512
 #define MAX_LOCKDEP_ENTRIES 4096
 
+/* How a class has been used (2.6.18's lock_usage_bit, the hardirq ones). */
+enum lock_usage_bit {
+	LOCK_USED_IN_HARDIRQ,	    /* taken in a hard interrupt handler */
+	LOCK_ENABLED_HARDIRQS,	    /* taken with hard interrupts on */
+	LOCK_USED_IN_HARDIRQ_READ,  /* a reader's hold, in a handler */
+	LOCK_ENABLED_HARDIRQS_READ, /* a reader's hold, interrupts on */
+	LOCK_USAGE_STATES
+};
+
+static const char *const usage_str[LOCK_USAGE_STATES] = {
+	[LOCK_USED_IN_HARDIRQ] = "in-hardirq-W",
+	[LOCK_ENABLED_HARDIRQS] = "hardirq-on-W",
+	[LOCK_USED_IN_HARDIRQ_READ] = "in-hardirq-R",
+	[LOCK_ENABLED_HARDIRQS_READ] = "hardirq-on-R",
+};
+
+/*
+ * The usages that may not meet a new one, as 2.6.18's mark_lock: an
+ * interrupt can come while the lock is held with interrupts on and the
+ * handler then spins on it. Readers in a handler and readers with
+ * interrupts on do not exclude each other.
+ */
+static const unsigned int usage_conflicts[LOCK_USAGE_STATES] = {
+	[LOCK_USED_IN_HARDIRQ] = 1 << LOCK_ENABLED_HARDIRQS | 1 << LOCK_ENABLED_HARDIRQS_READ,
+	[LOCK_ENABLED_HARDIRQS] = 1 << LOCK_USED_IN_HARDIRQ | 1 << LOCK_USED_IN_HARDIRQ_READ,
+	[LOCK_USED_IN_HARDIRQ_READ] = 1 << LOCK_ENABLED_HARDIRQS,
+	[LOCK_ENABLED_HARDIRQS_READ] = 1 << LOCK_USED_IN_HARDIRQ,
+};
+
 struct lock_class {
 	const struct lock_class_key *key;
 	const char *name;
-	unsigned int subclass; /* printed "name/N" when nonzero */
-	int after;	       /* first of the orders "this before X", -1: none */
-	unsigned int bfs_gen;  /* this search has seen it */
-	int bfs_parent;	       /* the order by which the search reached it */
+	unsigned int subclass;			   /* printed "name/N" when nonzero */
+	int after;				   /* first of the orders "this before X", -1: none */
+	unsigned int bfs_gen;			   /* this search has seen it */
+	int bfs_parent;				   /* the order by which the search reached it */
+	unsigned int usage_mask;		   /* 1 << enum lock_usage_bit, each usage seen */
+	unsigned long usage_ip[LOCK_USAGE_STATES]; /* where each was first seen */
 };
 
 /* One recorded order: @class was taken while @prev was held (prev before class). */
@@ -106,7 +138,9 @@ static struct lock_class *register_class(struct lockdep_map *map, unsigned int s
 		pr_err("turning off the locking correctness validator.\n");
 		return NULL;
 	}
-	classes[nr_classes] = (struct lock_class){ key, map->name, subclass, -1, 0, -1 };
+	classes[nr_classes] = (struct lock_class){
+		.key = key, .name = map->name, .subclass = subclass, .after = -1, .bfs_parent = -1
+	};
 	return &classes[nr_classes++];
 }
 
@@ -159,6 +193,11 @@ static void print_lock(const char *prefix, const struct lock_class *c, unsigned 
 
 void lockdep_print_held_locks(const struct lockdep_task *task)
 {
+	if (!task->depth) {
+		printk(KERN_WARNING "no locks held by %s/%d.\n", lockdep_task_name(task),
+		       lockdep_task_pid(task));
+		return;
+	}
 	printk(KERN_WARNING "%d lock%s held by %s/%d:\n", task->depth, task->depth == 1 ? "" : "s",
 	       lockdep_task_name(task), lockdep_task_pid(task));
 	for (int i = 0; i < task->depth; i++) {
@@ -342,27 +381,98 @@ static void check_new_lock(struct lockdep_task *task, struct lock_class *class, 
 	}
 }
 
-void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
-		  unsigned long ip)
+static void print_usage_bug(const struct lockdep_task *task, const struct held_lock *this,
+			    enum lock_usage_bit prev_bit, enum lock_usage_bit new_bit)
+{
+	char sym[KSYM_LEN];
+	int hardirq = in_irq() ? 1 : 0;
+
+	debug_locks_off();
+	printk(KERN_WARNING "\n================================\n");
+	printk(KERN_WARNING "WARNING: inconsistent lock state\n");
+	printk(KERN_WARNING "--------------------------------\n");
+	printk(KERN_WARNING "inconsistent {%s} -> {%s} usage.\n", usage_str[prev_bit],
+	       usage_str[new_bit]);
+	/* SC and SE (softirq context, softirqs on) are 0: Kobold has no softirqs. */
+	printk(KERN_WARNING "%s/%d [HC%d[%d]:SC0[0]:HE%d:SE0] takes:\n", lockdep_task_name(task),
+	       lockdep_task_pid(task), hardirq, (int)(in_irq() / HARDIRQ_OFFSET),
+	       this->hardirqs_off ? 0 : 1);
+	print_lock(" ", this->class, this->ip);
+	printk(KERN_WARNING "{%s} state was registered at:\n", usage_str[prev_bit]);
+	printk(KERN_WARNING "  %s\n", sprint_ip(sym, this->class->usage_ip[prev_bit]));
+	printk(KERN_WARNING "\nother info that might help us debug this:\n");
+	lockdep_print_held_locks(task);
+	printk(KERN_WARNING "\nstack backtrace:\n");
+	dump_stack();
+}
+
+/* Records a usage of @this's class; false if it meets a usage it may not (reported). */
+static bool mark_lock(const struct lockdep_task *task, const struct held_lock *this,
+		      enum lock_usage_bit new_bit)
+{
+	struct lock_class *class = this->class;
+	unsigned int bad;
+
+	if (class->usage_mask & (1u << new_bit))
+		return true;
+	class->usage_mask |= 1u << new_bit;
+	class->usage_ip[new_bit] = this->ip;
+	bad = class->usage_mask & usage_conflicts[new_bit];
+	if (!bad)
+		return true;
+	print_usage_bug(task, this, (enum lock_usage_bit)__builtin_ctz(bad), new_bit);
+	return false;
+}
+
+/*
+ * The usages of an acquisition, as 2.6.18's __lock_acquire marks them: in a
+ * handler (a trylock never waits, so it does not count there), and with
+ * interrupts on (a trylock too: the handler may spin on it while held).
+ */
+static bool mark_irqflags(const struct lockdep_task *task, const struct held_lock *hlock)
+{
+	if (hlock->irq_context && !hlock->trylock &&
+	    !mark_lock(task, hlock, hlock->read ? LOCK_USED_IN_HARDIRQ_READ : LOCK_USED_IN_HARDIRQ))
+		return false;
+	if (!hlock->hardirqs_off &&
+	    !mark_lock(task, hlock, hlock->read ? LOCK_ENABLED_HARDIRQS_READ : LOCK_ENABLED_HARDIRQS))
+		return false;
+	return true;
+}
+
+static void __lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
+			   bool hardirqs_off, unsigned long ip)
 {
 	struct lockdep_task *task = lockdep_current();
-	struct lock_class *class;
+	struct held_lock hlock;
 	unsigned long flags;
 
 	if (!debug_locks)
 		return;
 	flags = graph_lock_irqsave();
-	class = find_class(map, subclass);
-	if (class && debug_locks)
-		check_new_lock(task, class, trylock, read, ip);
+	hlock = (struct held_lock){ find_class(map, subclass), map, ip, trylock, read != 0,
+				    in_irq() != 0, hardirqs_off };
+	if (hlock.class && debug_locks && mark_irqflags(task, &hlock))
+		check_new_lock(task, hlock.class, trylock, read, ip);
 	if (task->depth == MAX_LOCK_DEPTH) {
 		debug_locks_off();
 		pr_err("BUG: MAX_LOCK_DEPTH too low!\n");
-	} else if (class) {
-		task->held[task->depth++] =
-			(struct held_lock){ class, map, ip, trylock, read != 0, in_irq() != 0 };
+	} else if (hlock.class) {
+		task->held[task->depth++] = hlock;
 	}
 	graph_unlock_irqrestore(flags);
+}
+
+void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
+		  unsigned long ip)
+{
+	__lock_acquire(map, subclass, trylock, read, irqs_disabled(), ip);
+}
+
+void lock_acquire_flags(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
+			unsigned long flags, unsigned long ip)
+{
+	__lock_acquire(map, subclass, trylock, read, irqs_disabled_flags(flags), ip);
 }
 
 bool lock_is_held(const struct lockdep_map *map)

@@ -11,6 +11,7 @@
 bool scheduler_running;
 #ifdef KOBOLD_HOST
 struct thread_info host_thread_info = { .task = &init_task };
+unsigned long host_irq_flags = X86_EFLAGS_IF; /* include/kobold/irqflags.h: interrupts on */
 #endif
 
 void __might_sleep(const char *file, int line)

@@ -27,29 +27,45 @@ def solution_file(workdir, lab, rel):
 
 
 def test_lab15_starter_loads_and_counts_nothing(base, workdir):
-    """The starter builds with WERROR, loads and shows 0; the first key typed fails it."""
+    """The starter builds with WERROR, loads and shows 0; the first key typed fails it, and
+    so do the unload and the load cycles, which need the filter to count first."""
     with open(os.path.join(ROOT, "labs", "lab15", "kbdcount.c")) as f:
         d, kernel = variant(base, workdir, "lab15-starter", {KBDCOUNT: f.read()})
-    r = checker(d, 15, kernel, stop_at_fail=True)
+    r = checker(d, 15, kernel)
     assert r.returncode == 1, r.stdout
     assert "PASS  kbdcount is loaded at boot and its count reads 0" in r.stdout, r.stdout
     assert "FAIL  5 keys typed: count reads 5" in r.stdout and "count read 0 before 5 keys" in r.stdout, r.stdout
+    for check in ("rmmod kbdcount: the device goes", "10 rmmod/modprobe cycles", "keys counted with the work"):
+        assert "FAIL  " + check in r.stdout, r.stdout
+    assert "no filter installed?" in r.stdout and "nothing counted, nothing to check" in r.stdout, r.stdout
     shutil.rmtree(d, ignore_errors=True)
 
 
-def test_lab15_releases_counted_and_the_filter_left_installed_fail(base, workdir):
-    """The solution counting releases too fails the counts (twice the keys); leaving its
-    filter installed at rmmod fails the unload check (modprobe: busy); the rest pass."""
+def test_lab15_releases_counted_filter_left_installed_and_plain_spin_lock_fail(base, workdir):
+    """Three mistakes in one tree, each failing its own checks: counting releases too fails
+    the counts (twice the keys); leaving the filter installed at rmmod fails the unload and
+    the load cycles (modprobe: busy); the work item taking the filter's lock with a plain
+    spin_lock, which never deadlocks in Kobold (its spin_lock keeps the holder's interrupts
+    off), fails on lockdep's report, as Linux 2.6.18 reports it, and so do the hidden checks
+    (its WARNING). The rest pass."""
     text = solution_file(workdir, 15, KBDCOUNT)
-    for old in ("\tif (data & KBD_RELEASE)\n\t\treturn false;\n", "\ti8042_remove_filter(kbdcount_filter);\n"):
+    for old, new in (("\tif (data & KBD_RELEASE)\n\t\treturn false;\n", ""),
+                     ("\ti8042_remove_filter(kbdcount_filter);\n", ""),
+                     ("spin_lock_irqsave(&k->lock, flags);", "spin_lock(&k->lock);"),
+                     ("spin_unlock_irqrestore(&k->lock, flags);", "spin_unlock(&k->lock);"),
+                     ("unsigned long flags, n;", "unsigned long n;")):
         assert old in text, "labs/solutions/lab15.patch no longer has %r" % old
-        text = text.replace(old, "")
+        text = text.replace(old, new)
     d, kernel = variant(base, workdir, "lab15-wrong", {KBDCOUNT: text})
     r = checker(d, 15, kernel)
     assert r.returncode == 1, r.stdout
     failed = [l.split("FAIL  ", 1)[1].split(":")[0] for l in r.stdout.split("\n") if "FAIL  " in l]
-    assert failed == ["5 keys typed", "30 keys typed fast", "rmmod kbdcount", "loaded again, it counts from 0",
+    assert failed == ["5 keys typed", "30 keys typed fast", "keys counted with the work item running",
+                      "rmmod kbdcount", "loaded again, it counts from 0",
+                      "10 rmmod/modprobe cycles with keys typed and counted",
                       "20 keys, each typed between two reads of count", "rmmod kbdcount at once after 10 keys"], \
         r.stdout  # the last two: labs/hidden/lab15.py's
     assert "(the releases counted too?)" in r.stdout and "Device or resource busy" in r.stdout, r.stdout
+    assert "inconsistent {in-hardirq-W} -> {hardirq-on-W} usage." in r.stdout, r.stdout
+    assert "(&kbd.lock), at: kbdcount_work" in r.stdout, r.stdout
     shutil.rmtree(d, ignore_errors=True)

@@ -1,7 +1,8 @@
 """test_lockdep.py: the lock validator watches a whole boot and the device
 model's busiest paths (modprobe and rmmod, bind and unbind, a QEMU hot-add
 and hot-remove, udev's trigger) and stays quiet: every lock is taken in the
-order docs/locking.md gives. One QEMU boot; then the boot option that
+order docs/locking.md gives, and with interrupts off wherever an interrupt
+handler also takes it. One QEMU boot; then the boot option that
 turns lockdep off."""
 import re
 import time
@@ -9,7 +10,7 @@ import time
 from test_virtio import disk, image, qemu_has_slot, sh
 
 REPORTS = ("possible circular locking dependency", "possible recursive locking",
-           "bad unlock balance", "BUG: spinlock", "BUG: sleeping function")
+           "bad unlock balance", "inconsistent lock state", "BUG: spinlock", "BUG: sleeping function")
 
 
 def stats(k):

@@ -5,8 +5,12 @@
  * records the order "held before new" between their classes. The first
  * time an order is recorded that closes a cycle (A before B somewhere, B
  * before A now), it reports the possible deadlock with both chains, before
- * any CPU ever waits. Locks call lock_acquire()/lock_release(); held locks
- * are kept per task (struct lockdep_task, part of each thread).
+ * any CPU ever waits. Each class also keeps how it has been used, as
+ * 2.6.18's usage bits: taken in a hard interrupt handler, taken with hard
+ * interrupts on; the first acquisition that gives a class both reports the
+ * inconsistent lock state, before the interrupt ever comes at the wrong
+ * moment. Locks call lock_acquire()/lock_release(); held locks are kept
+ * per task (struct lockdep_task, part of each thread).
  */
 #ifndef KOBOLD_LOCKDEP_H
 #define KOBOLD_LOCKDEP_H
@@ -46,8 +50,9 @@ struct held_lock {
 	const struct lockdep_map *instance;
 	unsigned long ip; /* where it was taken */
 	bool trylock;
-	bool read;	  /* a shared (reader's) hold: readers of one lock do not exclude each other */
-	bool irq_context; /* taken by an interrupt handler: orders only against locks it took */
+	bool read;	   /* a shared (reader's) hold: readers of one lock do not exclude each other */
+	bool irq_context;  /* taken by an interrupt handler: orders only against locks it took */
+	bool hardirqs_off; /* the taker's interrupts were off (before a spin_lock turned them off) */
 };
 
 /* The locks one thread holds, innermost last. */
@@ -72,12 +77,20 @@ void lockdep_init_map(struct lockdep_map *map, const char *name,
  */
 void lock_acquire(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
 		  unsigned long ip);
+/*
+ * As lock_acquire, for a lock that turns interrupts off before it calls
+ * lockdep (Kobold's spin_lock: include/kobold/spinlock.h): @flags, from its
+ * raw_local_irq_save, say whether its caller had them on.
+ */
+void lock_acquire_flags(struct lockdep_map *map, unsigned int subclass, bool trylock, int read,
+			unsigned long flags, unsigned long ip);
 void lock_release(struct lockdep_map *map, unsigned long ip);
 /* True if the running task holds a lock of @map (semaphores: up() by another task is allowed). */
 bool lock_is_held(const struct lockdep_map *map);
 
 /* The primitives' names for the hooks, as 2.6.18's. */
 #define spin_acquire(l, s, t, i) lock_acquire(l, s, t, 0, i)
+#define spin_acquire_flags(l, s, t, f, i) lock_acquire_flags(l, s, t, 0, f, i)
 #define spin_release(l, i) lock_release(l, i)
 #define rwlock_acquire(l, s, t, i) lock_acquire(l, s, t, 0, i)
 #define rwlock_acquire_read(l, s, t, i) lock_acquire(l, s, t, 2, i)

@@ -10,7 +10,10 @@
  * does; a recursion is caught before it spins, so the kernel goes on.
  * Each lock and unlock also tells lockdep (spin_acquire, spin_release),
  * which sees a recursion or an unbalanced unlock first and reports it in
- * its own words, as 2.6.18 does with CONFIG_PROVE_LOCKING.
+ * its own words, as 2.6.18 does with CONFIG_PROVE_LOCKING. Lockdep hears
+ * whether the CALLER had interrupts on: a plain spin_lock taken with them
+ * on, of a lock an interrupt handler also takes, never deadlocks here (the
+ * holder's interrupts are off), but lockdep reports it as 2.6.18's does.
  */
 #ifndef KOBOLD_SPINLOCK_H
 #define KOBOLD_SPINLOCK_H
@@ -61,7 +64,7 @@ static inline void spin_lock(spinlock_t *lock)
 	unsigned long flags = raw_local_irq_save();
 
 	preempt_disable();
-	spin_acquire(&lock->dep_map, 0, 0, _THIS_IP_);
+	spin_acquire_flags(&lock->dep_map, 0, 0, flags, _THIS_IP_);
 	if (_raw_spin_lock(lock))
 		lock->irq_flags = flags;
 }
@@ -85,7 +88,7 @@ static inline bool spin_trylock(spinlock_t *lock)
 	preempt_disable();
 	if (_raw_spin_trylock(lock)) {
 		lock->irq_flags = flags;
-		spin_acquire(&lock->dep_map, 0, 1, _THIS_IP_);
+		spin_acquire_flags(&lock->dep_map, 0, 1, flags, _THIS_IP_);
 		return true;
 	}
 	local_irq_restore(flags);

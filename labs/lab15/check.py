@@ -118,9 +118,46 @@ def keeps_up(s):
     expect_eq(count(s) - before, 30, "the presses counted of 30 typed fast")
 
 
+LOCKDEP = re.compile(r"inconsistent lock state|possible recursive locking|possible circular locking|"
+                     r"bad unlock balance")
+
+
+def report(log, m):
+    """The lockdep report that m found in log: its first lines, from the rule above its title."""
+    lines = log.split("\n")
+    at = log[:m.start()].count("\n")
+    return "\n".join(lines[max(at - 1, 0):at + 9])
+
+
+def irq_safe(s):
+    """keys counted with the work item running: lockdep reports nothing (the work takes the lock with interrupts off)"""
+    machine(s)
+    before = count(s)
+    type_keys(s, 2)
+    expect(wait_count(s, before + 2) > before, "count stayed %d after 2 keys: nothing counted, nothing to check"
+           % before)
+    log = s.run("dmesg").replace("\r", "")
+    m = LOCKDEP.search(log)
+    expect(not m, "lockdep reported the lock (a lock the interrupt handler takes, taken elsewhere with "
+           "interrupts on: spin_lock_irqsave in the work item?):\n%s" % (report(log, m) if m else ""))
+
+
+irq_safe.points = 2
+
+
+def counting(s, what):
+    """Types a key and expects count to go up: the checks after rmmod and modprobe mean
+    something only if the filter counts."""
+    before = count(s)
+    type_keys(s, 1)
+    got = wait_count(s, before + 1)
+    expect(got > before, "count stayed %d after a key %s: no filter installed?" % (before, what))
+
+
 def rmmod_frees(s):
     """rmmod kbdcount: the device goes, keys typed after it count nowhere, and modprobe installs the filter again"""
     machine(s)
+    counting(s, "before the rmmod")
     out = s.text("rmmod kbdcount")
     expect(out == "", "rmmod kbdcount printed:\n" + out)
     expect("kbdcount" not in s.ls("/sys/devices/platform"), "%s is still there after rmmod" % DEV)
@@ -130,6 +167,7 @@ def rmmod_frees(s):
     expect(out == "", "modprobe kbdcount printed:\n%s\n(Device or resource busy: the filter of the last "
            "load is still installed: i8042_remove_filter in the exit?)" % out)
     expect_eq(count(s), 0, "cat %s after rmmod, 3 keys and modprobe" % COUNT)
+    counting(s, "after the modprobe")
 
 
 rmmod_frees.points = 2
@@ -146,19 +184,19 @@ def starts_at_zero(s):
 
 
 def no_leaks(s):
-    """10 rmmod/modprobe cycles with keys typed: memory in use and kobjects as before"""
+    """10 rmmod/modprobe cycles with keys typed and counted: memory in use and kobjects as before"""
     machine(s)
     s.run("rmmod kbdcount")
     before = s.snapshot()
-    for _ in range(10):
+    for i in range(10):
         s.run("modprobe kbdcount")
-        type_keys(s, 1)
+        counting(s, "in load %d of 10" % (i + 1))
         s.run("rmmod kbdcount")
     expect_same(before, s.snapshot())
     s.run("modprobe kbdcount")
 
 
-CHECKS = [loaded, counts_presses, from_work, keeps_up, rmmod_frees, starts_at_zero, no_leaks]
+CHECKS = [loaded, counts_presses, from_work, keeps_up, irq_safe, rmmod_frees, starts_at_zero, no_leaks]
 
 if __name__ == "__main__":
     sys.exit(run("Lab 15: count keys in the keyboard's interrupt", CHECKS))

@@ -1,4 +1,4 @@
-/* lockdep_test.c: the lock validator reports an inverted order, a cycle through a third lock, recursion and a bad unlock, and nothing for a consistent order; then as the lock primitives call it. */
+/* lockdep_test.c: the lock validator reports an inverted order, a cycle through a third lock, recursion, a bad unlock and a lock used in an interrupt handler and with interrupts on, and nothing for a consistent order; then as the lock primitives call it. */
 #include <kobold/device.h>
 #include <kobold/ktest.h>
 #include <kobold/lockdep.h>
@@ -319,6 +319,101 @@ static void lockdep_device_model_locks_in_both_orders(struct ktest *t)
 	kobject_forget(&dev.kobj); /* never added: no release to run */
 }
 
+/* Runs @fn as an interrupt handler would: in_irq() true, interrupts off. */
+static void in_hardirq(void (*fn)(void *), void *arg)
+{
+	unsigned long flags = raw_local_irq_save();
+
+	__preempt_count += HARDIRQ_OFFSET;
+	fn(arg);
+	__preempt_count -= HARDIRQ_OFFSET;
+	raw_local_irq_restore(flags);
+}
+
+static void handler_spin_lock(void *arg)
+{
+	spinlock_t *lock = arg;
+
+	spin_lock(lock);
+	spin_unlock(lock);
+}
+
+struct irq_test_lock {
+	spinlock_t lock;
+};
+
+/* Each test's lock a class of its own: the usage bits stay with the class. */
+static void init_irq_lock(struct irq_test_lock *l) { spin_lock_init(&l->lock); }
+static void init_irq_lock2(struct irq_test_lock *l) { spin_lock_init(&l->lock); }
+
+static void lockdep_hardirq_then_plain_spin_lock_is_inconsistent(struct ktest *t)
+{
+	struct irq_test_lock l;
+	u32 seq = log_seq();
+
+	init_irq_lock(&l);
+	in_hardirq(handler_spin_lock, &l.lock); /* {in-hardirq-W} */
+	spin_lock_irq(&l.lock);			/* interrupts off by the caller: consistent */
+	spin_unlock_irq(&l.lock);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	KTEST_EXPECT_FALSE(t, log_search(seq, "inconsistent"));
+	spin_lock(&l.lock); /* the caller had them on: {hardirq-on-W}, though spin_lock turned them off */
+	KTEST_EXPECT_TRUE(t, irqs_disabled());
+	spin_unlock(&l.lock);
+	KTEST_EXPECT_FALSE(t, irqs_disabled());
+	KTEST_EXPECT_TRUE(t, log_search(seq, "WARNING: inconsistent lock state"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "inconsistent {in-hardirq-W} -> {hardirq-on-W} usage."));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "[HC0[0]:SC0[0]:HE1:SE0] takes:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, " (&l->lock), at: "));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "{in-hardirq-W} state was registered at:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "no locks held by "));
+	KTEST_EXPECT_FALSE(t, debug_locks); /* one report, then lockdep is off */
+}
+
+static void lockdep_plain_spin_lock_then_hardirq_is_inconsistent(struct ktest *t)
+{
+	struct irq_test_lock l;
+	unsigned long flags;
+	u32 seq = log_seq();
+
+	init_irq_lock2(&l);
+	spin_lock_irqsave(&l.lock, flags);
+	spin_unlock_irqrestore(&l.lock, flags);
+	KTEST_EXPECT_TRUE(t, spin_trylock(&l.lock)); /* a trylock with interrupts on: {hardirq-on-W} */
+	spin_unlock(&l.lock);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	in_hardirq(handler_spin_lock, &l.lock);
+	KTEST_EXPECT_TRUE(t, log_search(seq, "inconsistent {hardirq-on-W} -> {in-hardirq-W} usage."));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "[HC1[1]:SC0[0]:HE0:SE0] takes:"));
+	KTEST_EXPECT_TRUE(t, log_search(seq, "{hardirq-on-W} state was registered at:"));
+	KTEST_EXPECT_FALSE(t, debug_locks);
+}
+
+static void handler_read_lock(void *arg)
+{
+	rwlock_t *lock = arg;
+
+	read_lock(lock);
+	read_unlock(lock);
+}
+
+static void lockdep_rwlock_readers_in_a_handler(struct ktest *t)
+{
+	static DEFINE_RWLOCK(irq_rl);
+	unsigned long flags;
+	u32 seq = log_seq();
+
+	in_hardirq(handler_read_lock, &irq_rl); /* {in-hardirq-R} */
+	read_lock(&irq_rl);			/* readers with interrupts on: they do not exclude the handler's */
+	read_unlock(&irq_rl);
+	write_lock_irqsave(&irq_rl, flags); /* a writer with interrupts off */
+	write_unlock_irqrestore(&irq_rl, flags);
+	KTEST_EXPECT_TRUE(t, debug_locks);
+	write_lock(&irq_rl); /* a writer with them on: the handler's reader would spin */
+	write_unlock(&irq_rl);
+	KTEST_EXPECT_TRUE(t, log_search(seq, "inconsistent {in-hardirq-R} -> {hardirq-on-W} usage."));
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(lockdep_abba_is_reported_at_the_second_order),
 	KTEST_CASE(lockdep_a_consistent_order_is_no_report),
@@ -332,6 +427,9 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(lockdep_rwsem_readers_and_rwlock_readers),
 	KTEST_CASE(lockdep_off_reports_nothing),
 	KTEST_CASE(lockdep_device_model_locks_in_both_orders),
+	KTEST_CASE(lockdep_hardirq_then_plain_spin_lock_is_inconsistent),
+	KTEST_CASE(lockdep_plain_spin_lock_then_hardirq_is_inconsistent),
+	KTEST_CASE(lockdep_rwlock_readers_in_a_handler),
 	KTEST_END,
 };
 
