@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/netlink.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -295,8 +297,8 @@ static void sigchld_and_kill(void)
 	signal(SIGCHLD, SIG_DFL);
 }
 
-/* The child waits until its parent sleeps (state S in /proc/PPID/stat), signals it, then writes. */
-static void signal_a_sleeping_reader(int fd)
+/* The child waits until its parent sleeps (state S in /proc/PPID/stat), signals it, then writes text. */
+static void signal_a_sleeping_reader(int fd, const char *text)
 {
 	char path[64], stat[256];
 	const char *state;
@@ -316,7 +318,7 @@ static void signal_a_sleeping_reader(int fd)
 	}
 	kill(getppid(), SIGUSR1);
 	usleep(20000);
-	write(fd, "x", 1);
+	write(fd, text, strlen(text));
 	_exit(0);
 }
 
@@ -334,7 +336,7 @@ static void sa_restart_read(void)
 		got = 0;
 		pid = fork();
 		if (pid == 0)
-			signal_a_sleeping_reader(p[1]);
+			signal_a_sleeping_reader(p[1], "x");
 		if (restart)
 			CHECK(read(p[0], &c, 1) == 1 && c == 'x' && got == SIGUSR1);
 		else
@@ -342,6 +344,46 @@ static void sa_restart_read(void)
 		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
 		close(p[0]);
 		close(p[1]);
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/*
+ * The same for a driver's sleep: a uevent socket's recv sleeps in
+ * wait_event_interruptible, whose -ERESTARTSYS runs it again after an
+ * SA_RESTART handler (2.6's sock_intr_errno); the child's "change" written
+ * to /dev/null's uevent file is what it then receives.
+ */
+static void sa_restart_netlink_recv(void)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int sock, fd, status;
+	char buf[512];
+	ssize_t n;
+	pid_t pid;
+
+	for (int restart = 0; restart < 2; restart++) {
+		sa.sa_flags = restart ? SA_RESTART : 0;
+		CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+		sock = socket(AF_NETLINK, SOCK_DGRAM, NETLINK_KOBJECT_UEVENT);
+		CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&nl, sizeof(nl)) == 0);
+		CHECK((fd = open("/sys/class/mem/null/uevent", O_WRONLY)) >= 0);
+		got = 0;
+		pid = fork();
+		if (pid == 0)
+			signal_a_sleeping_reader(fd, "change");
+		n = recv(sock, buf, sizeof(buf) - 1, 0);
+		if (restart) {
+			CHECK(n > 0 && got == SIGUSR1);
+			buf[n] = '\0';
+			CHECK(strncmp(buf, "change@", 7) == 0 && strstr(buf, "/mem/null"));
+		} else {
+			CHECK(n == -1 && errno == EINTR && got == SIGUSR1);
+		}
+		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+		close(fd);
+		close(sock);
 	}
 	signal(SIGUSR1, SIG_DFL);
 }
@@ -665,6 +707,7 @@ static const struct test tests[] = {
 	{ "signal_handler_and_mask", signal_handler_and_mask },
 	{ "sigchld_and_kill", sigchld_and_kill },
 	{ "sa_restart_read", sa_restart_read },
+	{ "sa_restart_netlink_recv", sa_restart_netlink_recv },
 	{ "sigpipe", sigpipe },
 	{ "segv_on_a_bad_address", segv_on_a_bad_address },
 	{ "brk_grows", brk_grows },
