@@ -5,11 +5,17 @@
  * each tick until the timeout or a signal. poll's first look gives each
  * file a poll_table, whose poll_wait() puts the caller on the file's wait
  * queues, so that a wake_up() there ends the tick's sleep at once.
+ *
+ * A signal ends the wait as in 2.6.15 (ppoll: 2.6.16, its first): select
+ * and ppoll return -ERESTARTNOHAND, EINTR after a handler and run again
+ * after a stop, with the time left written back for that run; poll
+ * returns EINTR.
  */
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/poll.h>
 #include <kobold/sched.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
@@ -76,7 +82,7 @@ static long sleep_tick(long *ticks)
 	if (*ticks == 0)
 		return 0;
 	if (user_signal_pending())
-		return -EINTR;
+		return -ERESTARTNOHAND;
 	depth = sys_sleep_begin();
 	schedule_timeout_interruptible(1);
 	sys_sleep_end(depth);
@@ -85,7 +91,7 @@ static long sleep_tick(long *ticks)
 	return 1;
 }
 
-static long do_poll(struct pollfd __user *ufds, unsigned int n, long ticks)
+static long do_poll(struct pollfd __user *ufds, unsigned int n, long *ticks)
 {
 	struct pollfd *k;
 	poll_table *pt;
@@ -107,7 +113,7 @@ static long do_poll(struct pollfd __user *ufds, unsigned int n, long ticks)
 		first = false;
 		if (r)
 			break;
-		r = sleep_tick(&ticks);
+		r = sleep_tick(ticks);
 		if (r == 1)
 			r = 0;
 		else
@@ -125,7 +131,10 @@ static long ms_to_ticks(long ms) { return ms < 0 ? -1 : (ms * HZ + 999) / 1000; 
 
 long sys_poll(struct pollfd __user *ufds, unsigned int n, int timeout_ms)
 {
-	return do_poll(ufds, n, ms_to_ticks(timeout_ms));
+	long ticks = ms_to_ticks(timeout_ms);
+	long r = do_poll(ufds, n, &ticks);
+
+	return r == -ERESTARTNOHAND ? -EINTR : r; /* 2.6.15's poll did not restart */
 }
 
 struct timespec64 {
@@ -138,31 +147,75 @@ struct timespec32 {
 	s32 tv_sec, tv_nsec;
 };
 
-long sys_ppoll(struct pollfd __user *ufds, unsigned int n, const struct timespec64 __user *ts,
+/*
+ * ppoll as 2.6.16's: poll under the caller's mask for the call (put back by
+ * do_signal after the handler if a signal ended it), ticks the time.
+ */
+static long do_ppoll(struct pollfd __user *ufds, unsigned int n, long *ticks, const u64 __user *mask,
+		     size_t sz)
+{
+	u64 m;
+	long r;
+
+	if (mask && sz != sizeof(m))
+		return -EINVAL;
+	if (mask && copy_from_user(&m, mask, sizeof(m)))
+		return -EFAULT;
+	if (mask)
+		sigmask_for_call(m);
+	r = do_poll(ufds, n, ticks);
+	if (mask)
+		sigmask_call_done(r);
+	return r;
+}
+
+/* The time left, for a restart; one that cannot be written makes the call EINTR, as 2.6.16's. */
+static long time_left(long r, bool ok)
+{
+	return !ok && r == -ERESTARTNOHAND ? -EINTR : r;
+}
+
+long sys_ppoll(struct pollfd __user *ufds, unsigned int n, struct timespec64 __user *ts,
 	       const u64 __user *mask, size_t sz)
 {
 	struct timespec64 t;
+	long ticks = -1, r;
 
 	if (ts && copy_from_user(&t, ts, 12))
 		return -EFAULT;
-	return do_poll(ufds, n, ts ? (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ)) : -1);
+	if (ts)
+		ticks = (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ));
+	r = do_ppoll(ufds, n, &ticks, mask, sz);
+	if (!ts)
+		return r;
+	t.tv_sec = ticks / HZ;
+	t.tv_nsec = ticks % HZ * (1000000000 / HZ);
+	return time_left(r, !copy_to_user(ts, &t, 12));
 }
 
-long sys_ppoll32(struct pollfd __user *ufds, unsigned int n, const struct timespec32 __user *ts,
+long sys_ppoll32(struct pollfd __user *ufds, unsigned int n, struct timespec32 __user *ts,
 		 const u64 __user *mask, size_t sz)
 {
 	struct timespec32 t;
+	long ticks = -1, r;
 
 	if (ts && copy_from_user(&t, ts, sizeof(t)))
 		return -EFAULT;
-	return do_poll(ufds, n, ts ? (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ)) : -1);
+	if (ts)
+		ticks = (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ));
+	r = do_ppoll(ufds, n, &ticks, mask, sz);
+	if (!ts)
+		return r;
+	t.tv_sec = (s32)(ticks / HZ);
+	t.tv_nsec = (s32)(ticks % HZ * (1000000000 / HZ));
+	return time_left(r, !copy_to_user(ts, &t, sizeof(t)));
 }
 
 struct timeval32 {
 	s32 tv_sec, tv_usec;
 };
 
-/* select's three sets, as pollfds; back into the sets after. */
+/* select's three sets, each fd polled; the ready ones back into the sets after. */
 long sys_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
 		struct timeval32 __user *tvp)
 {
@@ -207,9 +260,16 @@ long sys_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
 			if ((inp && copy_to_user(inp, rin, bytes)) ||
 			    (outp && copy_to_user(outp, rout, bytes)) || (exp && clear_user(exp, bytes)))
 				return -EFAULT;
-			return ready;
+			break;
 		}
-		if (sleep_tick(&ticks) < 0)
-			return -EINTR;
+		if (sleep_tick(&ticks) < 0) {
+			ready = -ERESTARTNOHAND;
+			break;
+		}
 	}
+	if (!tvp)
+		return ready;
+	tv.tv_sec = (s32)(ticks / HZ); /* Linux's select writes the time left back, every time */
+	tv.tv_usec = (s32)(ticks % HZ * (1000000 / HZ));
+	return time_left(ready, !copy_to_user(tvp, &tv, sizeof(tv)));
 }

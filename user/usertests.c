@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/netlink.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -297,25 +299,31 @@ static void sigchld_and_kill(void)
 	signal(SIGCHLD, SIG_DFL);
 }
 
-/* The child waits until its parent sleeps (state S in /proc/PPID/stat), signals it, then writes text. */
-static void signal_a_sleeping_reader(int fd, const char *text)
+/* Until pid's state in /proc/PID/stat is c (S asleep, T stopped), for 5 s at most. */
+static void wait_for_state(pid_t pid, char c)
 {
 	char path[64], stat[256];
 	const char *state;
 	ssize_t n;
 	int f;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getppid());
-	for (;;) {
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 5000; i++) {
 		f = open(path, O_RDONLY);
 		n = f < 0 ? -1 : read(f, stat, sizeof(stat) - 1);
 		close(f);
 		stat[n > 0 ? n : 0] = '\0';
 		state = strrchr(stat, ')');
-		if (state && state[1] == ' ' && state[2] == 'S')
-			break;
+		if (state && state[1] == ' ' && state[2] == c)
+			return;
 		usleep(1000);
 	}
+}
+
+/* The child waits until its parent sleeps (state S in /proc/PPID/stat), signals it, then writes text. */
+static void signal_a_sleeping_reader(int fd, const char *text)
+{
+	wait_for_state(getppid(), 'S');
 	kill(getppid(), SIGUSR1);
 	usleep(20000);
 	write(fd, text, strlen(text));
@@ -385,6 +393,151 @@ static void sa_restart_netlink_recv(void)
 		close(fd);
 		close(sock);
 	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* The child stops its sleeping parent and continues it (no handler runs), then writes text. */
+static void stop_and_continue_a_sleeper(int fd, const char *text)
+{
+	pid_t parent = getppid();
+
+	wait_for_state(parent, 'S');
+	kill(parent, SIGSTOP);
+	wait_for_state(parent, 'T');
+	kill(parent, SIGCONT);
+	wait_for_state(parent, 'S'); /* asleep again: the call restarted */
+	usleep(20000);
+	write(fd, text, strlen(text));
+	_exit(0);
+}
+
+/* i386's ppoll (309) with its own timespec, which the kernel writes the time left to. */
+struct ts32 {
+	int sec, nsec;
+};
+
+static int ppoll32(struct pollfd *fds, int n, struct ts32 *ts, const unsigned long long *mask)
+{
+	return (int)syscall(309, fds, n, ts, mask, mask ? 8 : 0);
+}
+
+/* i386's select (142, _newselect): glibc's select() calls pselect6, which 2.6.15 lacked. */
+static int select32(int n, fd_set *in, struct timeval *tv)
+{
+	return (int)syscall(142, n, in, NULL, NULL, tv);
+}
+
+/*
+ * select and ppoll that a stop and SIGCONT interrupt (no handler runs) run
+ * again, with the time left they wrote back (2.6.15's -ERESTARTNOHAND);
+ * after a handler, even an SA_RESTART one, they fail with EINTR.
+ */
+static void select_ppoll_restart_after_a_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	int p[2], status, r;
+	pid_t pid;
+
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	for (int i = 0; i < 4; i++) {
+		bool stop = i < 2, use_select = i % 2 == 0;
+		struct timeval tv = { 5, 0 };
+		struct ts32 ts = { 5, 0 };
+		struct pollfd pfd;
+		fd_set in;
+
+		CHECK(pipe(p) == 0);
+		pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+		FD_ZERO(&in);
+		FD_SET(p[0], &in);
+		got = 0;
+		pid = fork();
+		if (pid == 0) {
+			if (stop)
+				stop_and_continue_a_sleeper(p[1], "x");
+			signal_a_sleeping_reader(p[1], "x");
+		}
+		r = use_select ? select32(p[0] + 1, &in, &tv) : ppoll32(&pfd, 1, &ts, NULL);
+		if (stop) {
+			CHECK(r == 1 && got == 0);
+			CHECK(use_select ? tv.tv_sec < 5 && FD_ISSET(p[0], &in) : ts.sec < 5 && pfd.revents == POLLIN);
+		} else
+			CHECK(r == -1 && errno == EINTR && got == SIGUSR1);
+		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+		close(p[0]);
+		close(p[1]);
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* ppoll's mask holds for the call only: a signal blocked outside it ends the call, then is blocked again. */
+static void ppoll_mask(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	unsigned long long none = 0;
+	sigset_t block, now;
+	struct pollfd pfd;
+	int p[2], status, r, err;
+	pid_t pid;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	CHECK(pipe(p) == 0 && sigaction(SIGUSR1, &sa, NULL) == 0);
+	CHECK(sigprocmask(SIG_BLOCK, &block, NULL) == 0);
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	got = 0;
+	pid = fork();
+	if (pid == 0)
+		signal_a_sleeping_reader(p[1], "x");
+	r = ppoll32(&pfd, 1, NULL, &none);
+	err = errno;
+	sigprocmask(SIG_SETMASK, NULL, &now);
+	sigprocmask(SIG_UNBLOCK, &block, NULL); /* the later tests' signals must come through */
+	signal(SIGUSR1, SIG_DFL);
+	close(p[0]);
+	close(p[1]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	errno = err;
+	CHECK(r == -1 && errno == EINTR && got == SIGUSR1);
+	CHECK(sigismember(&now, SIGUSR1));
+}
+
+/*
+ * A sleep that a stop interrupts runs on to the same end; a handler that
+ * then interrupts it finds the time left at that moment in rmtp (2.6.15's
+ * restart_block kept rmtp), not the time left at the stop.
+ */
+static void nanosleep_rmtp_after_a_restart(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct timespec req = { 5, 0 }, rem = { 0, 0 }, a, b;
+	long long elapsed, left;
+	int status, r;
+	pid_t pid;
+
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	got = 0;
+	pid = fork();
+	if (pid == 0) {
+		pid_t parent = getppid();
+
+		wait_for_state(parent, 'S');
+		kill(parent, SIGSTOP);
+		wait_for_state(parent, 'T');
+		kill(parent, SIGCONT);
+		wait_for_state(parent, 'S');
+		usleep(300000);
+		kill(parent, SIGUSR1);
+		_exit(0);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	r = nanosleep(&req, &rem);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	CHECK(r == -1 && errno == EINTR && got == SIGUSR1);
+	elapsed = (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
+	left = rem.tv_sec * 1000000000LL + rem.tv_nsec;
+	CHECK(left <= 4750000000LL && left + elapsed >= 4950000000LL);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
 	signal(SIGUSR1, SIG_DFL);
 }
 
@@ -708,6 +861,9 @@ static const struct test tests[] = {
 	{ "sigchld_and_kill", sigchld_and_kill },
 	{ "sa_restart_read", sa_restart_read },
 	{ "sa_restart_netlink_recv", sa_restart_netlink_recv },
+	{ "select_ppoll_restart_after_a_stop", select_ppoll_restart_after_a_stop },
+	{ "ppoll_mask", ppoll_mask },
+	{ "nanosleep_rmtp_after_a_restart", nanosleep_rmtp_after_a_restart },
 	{ "sigpipe", sigpipe },
 	{ "segv_on_a_bad_address", segv_on_a_bad_address },
 	{ "brk_grows", brk_grows },

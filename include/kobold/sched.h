@@ -53,6 +53,8 @@ struct user_task {
 	int stop_signal;      /* what stopped it, for wait4's WUNTRACED; 0 once told */
 	bool continued;	      /* SIGCONT resumed it: wait4's WCONTINUED not told yet */
 	u64 restart_deadline; /* restart_syscall's: an interrupted sleep's end (2.6's restart_block) */
+	void *restart_rmtp;   /* ... and where it writes the time left again (a user pointer), or NULL */
+	bool restart_rmtp64;  /* a timespec64 there (clock_nanosleep_time64), else a timespec32 */
 	int tgid, pgrp, session;
 	unsigned int uid, euid, gid, egid;
 	unsigned long nproc_limit;     /* RLIMIT_NPROC */
