@@ -778,6 +778,26 @@ static void owners_for_a_user(void)
 	CHECK(rmdir(TMP "-u") == 0 && unlink(TMP "-uroot") == 0);
 }
 
+/* A pipe's and a socket's inode keep a chmod and a chown, and fstat shows them. */
+static void fchmod_fchown_pipe_and_socket(void)
+{
+	struct stat st;
+	int p[2], sock;
+
+	CHECK(pipe(p) == 0);
+	CHECK(fstat(p[0], &st) == 0 && st.st_mode == (S_IFIFO | 0600) && st.st_uid == geteuid() &&
+	      st.st_gid == getegid());
+	CHECK(fchmod(p[1], 0640) == 0 && fchown(p[1], 5, 6) == 0);
+	CHECK(fstat(p[0], &st) == 0 && st.st_mode == (S_IFIFO | 0640) && st.st_uid == 5 && st.st_gid == 6);
+	close(p[0]);
+	close(p[1]);
+	sock = socket(AF_NETLINK, SOCK_DGRAM, NETLINK_KOBJECT_UEVENT);
+	CHECK(sock >= 0 && fstat(sock, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_uid == geteuid());
+	CHECK(fchmod(sock, 0700) == 0 && fchown(sock, 7, -1) == 0);
+	CHECK(fstat(sock, &st) == 0 && st.st_mode == (S_IFSOCK | 0700) && st.st_uid == 7);
+	close(sock);
+}
+
 /* ---- sysfs through open/read/write ---- */
 
 static void sysfs_attributes(void)
@@ -873,6 +893,7 @@ static const struct test tests[] = {
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
 	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
 	{ "owners_for_a_user", owners_for_a_user },
+	{ "fchmod_fchown_pipe_and_socket", fchmod_fchown_pipe_and_socket },
 	{ "sysfs_attributes", sysfs_attributes },
 	{ "sysfs_chmod_chown", sysfs_chmod_chown },
 	{ "fork_bomb_ends_in_eagain", fork_bomb_ends_in_eagain },
