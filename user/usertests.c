@@ -826,6 +826,37 @@ static void sysfs_chmod_chown(void)
 	CHECK(mode_of(seq) == (S_IFREG | 0444) && strcmp(ids_of(seq, false), "0:0") == 0);
 }
 
+/*
+ * sysfs checks at open: writing needs a write bit and its type's store()
+ * (2.6.15's check_perm), so root's chmod makes a read-only attribute open
+ * for writing, and its own missing store() answers the write with EIO.
+ */
+static void sysfs_open_checks_the_mode(void)
+{
+	const char *seq = "/sys/kernel/uevent_seqnum";
+	int fd, wr, rdwr, err;
+	ssize_t n = 0;
+
+	CHECK(open(seq, O_WRONLY) == -1 && errno == EACCES);
+	CHECK(open(seq, O_RDWR) == -1 && errno == EACCES);
+	CHECK(chmod(seq, 0644) == 0);
+	wr = open(seq, O_WRONLY);
+	err = errno;
+	if (wr >= 0) {
+		n = write(wr, "1", 1);
+		err = errno;
+		close(wr);
+	}
+	rdwr = open(seq, O_RDWR);
+	if (rdwr >= 0)
+		close(rdwr);
+	chmod(seq, 0444);
+	errno = err;
+	CHECK(wr >= 0 && rdwr >= 0);
+	CHECK(n == -1 && errno == EIO);
+	CHECK((fd = open(seq, O_RDONLY)) >= 0 && close(fd) == 0);
+}
+
 /* ---- limits ---- */
 
 static void fork_bomb_ends_in_eagain(void)
@@ -896,6 +927,7 @@ static const struct test tests[] = {
 	{ "fchmod_fchown_pipe_and_socket", fchmod_fchown_pipe_and_socket },
 	{ "sysfs_attributes", sysfs_attributes },
 	{ "sysfs_chmod_chown", sysfs_chmod_chown },
+	{ "sysfs_open_checks_the_mode", sysfs_open_checks_the_mode },
 	{ "fork_bomb_ends_in_eagain", fork_bomb_ends_in_eagain },
 };
 
