@@ -43,7 +43,6 @@ long sys_getuid(void) { return current->user.uid; }
 long sys_geteuid(void) { return current->user.euid; }
 long sys_getgid(void) { return current->user.gid; }
 long sys_getegid(void) { return current->user.egid; }
-long sys_getgroups(int n, u32 __user *list) { return 0; }
 
 long sys_getresuid(u32 __user *r, u32 __user *e, u32 __user *s)
 {

@@ -54,6 +54,7 @@ long sys_getegid();
 long sys_geteuid();
 long sys_getgid();
 long sys_getgroups();
+long sys_getgroups16();
 long sys_getpeername();
 long sys_getpgid();
 long sys_getpgrp();
@@ -132,6 +133,8 @@ long sys_sendto();
 long sys_set_thread_area();
 long sys_set_tid_address();
 long sys_setgid();
+long sys_setgroups();
+long sys_setgroups16();
 long sys_setpgid();
 long sys_setpriority();
 long sys_setrlimit();
@@ -252,8 +255,8 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(77, "getrusage", sys_getrusage),
 	SYSCALL(78, "gettimeofday", sys_gettimeofday),
 	NI(79, "settimeofday"),
-	NI(80, "getgroups"),
-	NI(81, "setgroups"),
+	SYSCALL(80, "getgroups", sys_getgroups16),
+	SYSCALL(81, "setgroups", sys_setgroups16),
 	NI(82, "select"),
 	SYSCALL(83, "symlink", sys_symlink),
 	NI(84, "oldlstat"),
@@ -378,7 +381,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(203, "setreuid32"),
 	NI(204, "setregid32"),
 	SYSCALL(205, "getgroups32", sys_getgroups),
-	NI(206, "setgroups32"),
+	SYSCALL(206, "setgroups32", sys_setgroups),
 	SYSCALL(207, "fchown32", sys_fchown),
 	NI(208, "setresuid32"),
 	SYSCALL(209, "getresuid32", sys_getresuid),

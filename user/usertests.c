@@ -798,6 +798,52 @@ static void fchmod_fchown_pipe_and_socket(void)
 	close(sock);
 }
 
+/* The child's checks of its supplementary groups: the number of the first that fails, or 0. */
+static int with_groups(void)
+{
+	gid_t set[3] = { 30, 10, 70000 }, got[4] = { 0 };
+	unsigned short set16[2] = { 50, 40 }, got16[3] = { 0 };
+	int fd, step = 0, status;
+	pid_t pid;
+
+	CHILD_CHECK(setgroups(3, set) == 0 && getgroups(0, NULL) == 3);
+	CHILD_CHECK(getgroups(2, got) == -1 && errno == EINVAL);
+	CHILD_CHECK(getgroups(4, got) == 3 && got[0] == 10 && got[1] == 30 && got[2] == 70000);
+	CHILD_CHECK(syscall(80, 2, got16) == -1 && errno == EINVAL); /* getgroups16 */
+	CHILD_CHECK(syscall(80, 3, got16) == 3 && got16[0] == 10 && got16[2] == 65534);
+	pid = fork();
+	if (pid == 0) /* a child keeps them */
+		_exit(getgroups(4, got) == 3 && got[1] == 30 ? 0 : 1);
+	CHILD_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHILD_CHECK(syscall(81, 2, set16) == 0 && getgroups(4, got) == 2); /* setgroups16 */
+	CHILD_CHECK(got[0] == 40 && got[1] == 50);
+	CHILD_CHECK(setgroups(1, set) == 0);
+	CHILD_CHECK((fd = open(TMP "-g", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0);
+	CHILD_CHECK(chown(TMP "-g", 1000, 1000) == 0);
+	CHILD_CHECK(setgid(1000) == 0 && setuid(1000) == 0);
+	CHILD_CHECK(setgroups(0, NULL) == -1 && errno == EPERM);
+	/* the owner may give its file to a supplementary group, and set-group-ID stays */
+	CHILD_CHECK(chown(TMP "-g", -1, 30) == 0);
+	CHILD_CHECK(strcmp(ids_of(TMP "-g", false), "1000:30") == 0);
+	CHILD_CHECK(chmod(TMP "-g", 02750) == 0 && mode_of(TMP "-g") == (S_IFREG | 02750));
+	CHILD_CHECK(chown(TMP "-g", -1, 10) == -1 && errno == EPERM);
+	return 0;
+}
+
+/* setgroups and getgroups (32- and 16-bit), and chown's and chmod's rules that use the groups. */
+static void supplementary_groups(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(with_groups());
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	unlink(TMP "-g");
+	if (WEXITSTATUS(status))
+		snprintf(why, sizeof(why), "the child's check number %d", WEXITSTATUS(status));
+}
+
 /* ---- sysfs through open/read/write ---- */
 
 static void sysfs_attributes(void)
@@ -924,6 +970,7 @@ static const struct test tests[] = {
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
 	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
 	{ "owners_for_a_user", owners_for_a_user },
+	{ "supplementary_groups", supplementary_groups },
 	{ "fchmod_fchown_pipe_and_socket", fchmod_fchown_pipe_and_socket },
 	{ "sysfs_attributes", sysfs_attributes },
 	{ "sysfs_chmod_chown", sysfs_chmod_chown },

@@ -34,6 +34,7 @@ struct files_struct;
 struct fs_struct;
 struct sighand_struct;
 struct completion;
+struct group_info;
 
 /*
  * What a process has beyond a kernel thread (kernel/fork.c, exit.c,
@@ -57,6 +58,7 @@ struct user_task {
 	bool restart_rmtp64;  /* a timespec64 there (clock_nanosleep_time64), else a timespec32 */
 	int tgid, pgrp, session;
 	unsigned int uid, euid, gid, egid;
+	struct group_info *group_info; /* supplementary groups (setgroups), or NULL */
 	unsigned long nproc_limit;     /* RLIMIT_NPROC */
 	struct task_struct *parent;    /* real parent: gets SIGCHLD, waits */
 	struct list_head children;     /* its children, living and zombie */
