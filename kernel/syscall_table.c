@@ -104,6 +104,8 @@ long sys_pipe();
 long sys_pipe2();
 long sys_poll();
 long sys_ppoll();
+long sys_pselect6();
+long sys_pselect6_time64();
 long sys_ppoll32();
 long sys_prctl();
 long sys_pread64();
@@ -479,7 +481,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(305, "readlinkat", sys_readlinkat),
 	SYSCALL(306, "fchmodat", sys_fchmodat),
 	SYSCALL(307, "faccessat", sys_faccessat),
-	NI(308, "pselect6"),
+	SYSCALL(308, "pselect6", sys_pselect6),
 	SYSCALL(309, "ppoll", sys_ppoll32),
 	NI(310, "unshare"),
 	NI(311, "set_robust_list"),
@@ -578,7 +580,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(410, "timerfd_gettime64"),
 	NI(411, "timerfd_settime64"),
 	SYSCALL(412, "utimensat_time64", sys_utimensat),
-	NI(413, "pselect6_time64"),
+	SYSCALL(413, "pselect6_time64", sys_pselect6_time64),
 	SYSCALL(414, "ppoll_time64", sys_ppoll),
 	NI(416, "io_pgetevents_time64"),
 	NI(417, "recvmmsg_time64"),

@@ -421,16 +421,17 @@ static int ppoll32(struct pollfd *fds, int n, struct ts32 *ts, const unsigned lo
 	return (int)syscall(309, fds, n, ts, mask, mask ? 8 : 0);
 }
 
-/* i386's select (142, _newselect): glibc's select() calls pselect6, which 2.6.15 lacked. */
+/* i386's select (142, _newselect), 2.6.15's: glibc's select() calls pselect6 (2.6.16). */
 static int select32(int n, fd_set *in, struct timeval *tv)
 {
 	return (int)syscall(142, n, in, NULL, NULL, tv);
 }
 
 /*
- * select and ppoll that a stop and SIGCONT interrupt (no handler runs) run
- * again, with the time left they wrote back (2.6.15's -ERESTARTNOHAND);
- * after a handler, even an SA_RESTART one, they fail with EINTR.
+ * select, ppoll and pselect6 (glibc's select()) that a stop and SIGCONT
+ * interrupt (no handler runs) run again, with the time left they wrote back
+ * (-ERESTARTNOHAND); after a handler, even an SA_RESTART one, they fail
+ * with EINTR.
  */
 static void select_ppoll_restart_after_a_stop(void)
 {
@@ -439,8 +440,8 @@ static void select_ppoll_restart_after_a_stop(void)
 	pid_t pid;
 
 	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	for (int i = 0; i < 4; i++) {
-		bool stop = i < 2, use_select = i % 2 == 0;
+	for (int i = 0; i < 6; i++) {
+		bool stop = i < 3, use_select = i % 3 != 1, glibc = i % 3 == 2;
 		struct timeval tv = { 5, 0 };
 		struct ts32 ts = { 5, 0 };
 		struct pollfd pfd;
@@ -457,7 +458,10 @@ static void select_ppoll_restart_after_a_stop(void)
 				stop_and_continue_a_sleeper(p[1], "x");
 			signal_a_sleeping_reader(p[1], "x");
 		}
-		r = use_select ? select32(p[0] + 1, &in, &tv) : ppoll32(&pfd, 1, &ts, NULL);
+		if (glibc)
+			r = select(p[0] + 1, &in, NULL, NULL, &tv);
+		else
+			r = use_select ? select32(p[0] + 1, &in, &tv) : ppoll32(&pfd, 1, &ts, NULL);
 		if (stop) {
 			CHECK(r == 1 && got == 0);
 			CHECK(use_select ? tv.tv_sec < 5 && FD_ISSET(p[0], &in) : ts.sec < 5 && pfd.revents == POLLIN);
@@ -470,26 +474,30 @@ static void select_ppoll_restart_after_a_stop(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
-/* ppoll's mask holds for the call only: a signal blocked outside it ends the call, then is blocked again. */
-static void ppoll_mask(void)
+/* One call (ppoll, or pselect if use_pselect) under an empty mask, SIGUSR1 blocked outside it. */
+static void masked_wait(bool use_pselect)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	unsigned long long none = 0;
-	sigset_t block, now;
+	sigset_t block, now, empty;
 	struct pollfd pfd;
 	int p[2], status, r, err;
+	fd_set in;
 	pid_t pid;
 
 	sigemptyset(&block);
+	sigemptyset(&empty);
 	sigaddset(&block, SIGUSR1);
 	CHECK(pipe(p) == 0 && sigaction(SIGUSR1, &sa, NULL) == 0);
 	CHECK(sigprocmask(SIG_BLOCK, &block, NULL) == 0);
 	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	FD_ZERO(&in);
+	FD_SET(p[0], &in);
 	got = 0;
 	pid = fork();
 	if (pid == 0)
 		signal_a_sleeping_reader(p[1], "x");
-	r = ppoll32(&pfd, 1, NULL, &none);
+	r = use_pselect ? pselect(p[0] + 1, &in, NULL, NULL, NULL, &empty) : ppoll32(&pfd, 1, NULL, &none);
 	err = errno;
 	sigprocmask(SIG_SETMASK, NULL, &now);
 	sigprocmask(SIG_UNBLOCK, &block, NULL); /* the later tests' signals must come through */
@@ -500,6 +508,17 @@ static void ppoll_mask(void)
 	errno = err;
 	CHECK(r == -1 && errno == EINTR && got == SIGUSR1);
 	CHECK(sigismember(&now, SIGUSR1));
+}
+
+/*
+ * ppoll's and pselect's mask holds for the call only: a signal blocked
+ * outside it ends the call, then is blocked again.
+ */
+static void ppoll_pselect_mask(void)
+{
+	masked_wait(false);
+	if (!why[0])
+		masked_wait(true);
 }
 
 /*
@@ -959,7 +978,7 @@ static const struct test tests[] = {
 	{ "sa_restart_read", sa_restart_read },
 	{ "sa_restart_netlink_recv", sa_restart_netlink_recv },
 	{ "select_ppoll_restart_after_a_stop", select_ppoll_restart_after_a_stop },
-	{ "ppoll_mask", ppoll_mask },
+	{ "ppoll_pselect_mask", ppoll_pselect_mask },
 	{ "nanosleep_rmtp_after_a_restart", nanosleep_rmtp_after_a_restart },
 	{ "sigpipe", sigpipe },
 	{ "segv_on_a_bad_address", segv_on_a_bad_address },
