@@ -233,7 +233,7 @@ static void locking_interrupted_waits_return_what_2_6_returns(struct ktest *t)
 	u64 old;
 
 	sema_init(&sem, 0);
-	m.locked = 1; /* as if another task held it: lockdep sees no recursion */
+	m.locked = 1;		      /* as if another task held it: lockdep sees no recursion */
 	old = signal_set_deadline(1); /* passed: a signal pending, and no ^C echoed */
 	KTEST_EXPECT_EQ(t, mutex_lock_interruptible(&m), -EINTR);
 	KTEST_EXPECT_EQ(t, down_interruptible(&sem), -EINTR);
