@@ -4,6 +4,7 @@
  * a writer sleeps while it is full; with no reader left a write gets EPIPE
  * (and its process SIGPIPE, sys_write's part). O_NONBLOCK gives EAGAIN.
  */
+#include <kobold/cred.h>
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/fs.h>
@@ -26,6 +27,8 @@ struct pipe_inode_info {
 };
 
 static struct super_block pipefs_sb = { .s_dev_minor = 12 }; /* stat's device: pipefs */
+/* fchmod and fchown keep their change, as 2.6's notify_change did for an inode with no setattr. */
+static const struct inode_operations pipefs_inode_ops = { .setattr = simple_setattr };
 
 static struct pipe_inode_info *pipe_of(struct file *f) { return f->private_data; }
 
@@ -140,6 +143,9 @@ long sys_pipe2(int __user *fds, int flags)
 		return -ENOMEM;
 	init_waitqueue_head(&p->wait);
 	p->inode.i_mode = S_IFIFO | 0600;
+	p->inode.i_uid = current_fsuid(); /* 2.6's get_pipe_inode: the maker's */
+	p->inode.i_gid = current_fsgid();
+	p->inode.i_op = &pipefs_inode_ops;
 	p->inode.i_sb = &pipefs_sb;
 	r = pipe_file(p, O_RDONLY | (flags & O_NONBLOCK));
 	w = pipe_file(p, O_WRONLY | (flags & O_NONBLOCK));

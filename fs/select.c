@@ -1,15 +1,21 @@
 /*
- * select.c: poll, ppoll and select (Linux's fs/select.c), by asking each
+ * select.c: poll, ppoll, select and pselect6 (Linux's fs/select.c), by asking each
  * file's poll operation for its ready mask (a file without one is always
  * ready, as a regular file is) and, if none is ready, looking again at
  * each tick until the timeout or a signal. poll's first look gives each
  * file a poll_table, whose poll_wait() puts the caller on the file's wait
  * queues, so that a wake_up() there ends the tick's sleep at once.
+ *
+ * A signal ends the wait as in 2.6.15 (ppoll and pselect6: 2.6.16, their
+ * first): select, pselect6 and ppoll return -ERESTARTNOHAND, EINTR after a
+ * handler and run again after a stop, with the time left written back for
+ * that run; poll returns EINTR.
  */
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/poll.h>
 #include <kobold/sched.h>
+#include <kobold/signal.h>
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
@@ -76,7 +82,7 @@ static long sleep_tick(long *ticks)
 	if (*ticks == 0)
 		return 0;
 	if (user_signal_pending())
-		return -EINTR;
+		return -ERESTARTNOHAND;
 	depth = sys_sleep_begin();
 	schedule_timeout_interruptible(1);
 	sys_sleep_end(depth);
@@ -85,7 +91,7 @@ static long sleep_tick(long *ticks)
 	return 1;
 }
 
-static long do_poll(struct pollfd __user *ufds, unsigned int n, long ticks)
+static long do_poll(struct pollfd __user *ufds, unsigned int n, long *ticks)
 {
 	struct pollfd *k;
 	poll_table *pt;
@@ -107,7 +113,7 @@ static long do_poll(struct pollfd __user *ufds, unsigned int n, long ticks)
 		first = false;
 		if (r)
 			break;
-		r = sleep_tick(&ticks);
+		r = sleep_tick(ticks);
 		if (r == 1)
 			r = 0;
 		else
@@ -125,7 +131,10 @@ static long ms_to_ticks(long ms) { return ms < 0 ? -1 : (ms * HZ + 999) / 1000; 
 
 long sys_poll(struct pollfd __user *ufds, unsigned int n, int timeout_ms)
 {
-	return do_poll(ufds, n, ms_to_ticks(timeout_ms));
+	long ticks = ms_to_ticks(timeout_ms);
+	long r = do_poll(ufds, n, &ticks);
+
+	return r == -ERESTARTNOHAND ? -EINTR : r; /* 2.6.15's poll did not restart */
 }
 
 struct timespec64 {
@@ -138,48 +147,123 @@ struct timespec32 {
 	s32 tv_sec, tv_nsec;
 };
 
-long sys_ppoll(struct pollfd __user *ufds, unsigned int n, const struct timespec64 __user *ts,
-	       const u64 __user *mask, size_t sz)
+/*
+ * ppoll's and pselect's mask for the length of the call (2.6.16's): 1 if
+ * taken (sigmask_call_done puts it back), 0 with no mask, or -errno.
+ */
+static int mask_for_call(const u64 __user *mask, size_t sz)
+{
+	u64 m;
+
+	if (!mask)
+		return 0;
+	if (sz != sizeof(m))
+		return -EINVAL;
+	if (copy_from_user(&m, mask, sizeof(m)))
+		return -EFAULT;
+	sigmask_for_call(m);
+	return 1;
+}
+
+static long do_ppoll(struct pollfd __user *ufds, unsigned int n, long *ticks, const u64 __user *mask,
+		     size_t sz)
+{
+	int masked = mask_for_call(mask, sz);
+	long r;
+
+	if (masked < 0)
+		return masked;
+	r = do_poll(ufds, n, ticks);
+	if (masked)
+		sigmask_call_done(r);
+	return r;
+}
+
+/* The time left, for a restart; one that cannot be written makes the call EINTR, as 2.6.16's. */
+static long time_left(long r, bool ok)
+{
+	return !ok && r == -ERESTARTNOHAND ? -EINTR : r;
+}
+
+/* A timespec's ticks (-1: none); a negative one is EINVAL, as 2.6.16's. */
+static int ts_ticks(s64 sec, long nsec, long *ticks)
+{
+	if (sec < 0 || nsec < 0)
+		return -EINVAL;
+	*ticks = (long)(sec * HZ + nsec / (1000000000 / HZ));
+	return 0;
+}
+
+static int get_ts64(const struct timespec64 __user *ts, long *ticks)
 {
 	struct timespec64 t;
 
-	if (ts && copy_from_user(&t, ts, 12))
+	*ticks = -1;
+	if (!ts)
+		return 0;
+	if (copy_from_user(&t, ts, 12))
 		return -EFAULT;
-	return do_poll(ufds, n, ts ? (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ)) : -1);
+	return ts_ticks(t.tv_sec, t.tv_nsec, ticks);
 }
 
-long sys_ppoll32(struct pollfd __user *ufds, unsigned int n, const struct timespec32 __user *ts,
-		 const u64 __user *mask, size_t sz)
+static int get_ts32(const struct timespec32 __user *ts, long *ticks)
 {
 	struct timespec32 t;
 
-	if (ts && copy_from_user(&t, ts, sizeof(t)))
+	*ticks = -1;
+	if (!ts)
+		return 0;
+	if (copy_from_user(&t, ts, sizeof(t)))
 		return -EFAULT;
-	return do_poll(ufds, n, ts ? (long)(t.tv_sec * HZ + t.tv_nsec / (1000000000 / HZ)) : -1);
+	return ts_ticks(t.tv_sec, t.tv_nsec, ticks);
+}
+
+/* r, with the time left written to ts (if any) for a restart. */
+static long put_ts64(struct timespec64 __user *ts, long ticks, long r)
+{
+	struct timespec64 t = { ticks / HZ, ticks % HZ * (1000000000 / HZ), 0 };
+
+	return ts ? time_left(r, !copy_to_user(ts, &t, 12)) : r;
+}
+
+static long put_ts32(struct timespec32 __user *ts, long ticks, long r)
+{
+	struct timespec32 t = { (s32)(ticks / HZ), (s32)(ticks % HZ * (1000000000 / HZ)) };
+
+	return ts ? time_left(r, !copy_to_user(ts, &t, sizeof(t))) : r;
+}
+
+long sys_ppoll(struct pollfd __user *ufds, unsigned int n, struct timespec64 __user *ts,
+	       const u64 __user *mask, size_t sz)
+{
+	long ticks, r = get_ts64(ts, &ticks);
+
+	return r ? r : put_ts64(ts, ticks, do_ppoll(ufds, n, &ticks, mask, sz));
+}
+
+long sys_ppoll32(struct pollfd __user *ufds, unsigned int n, struct timespec32 __user *ts,
+		 const u64 __user *mask, size_t sz)
+{
+	long ticks, r = get_ts32(ts, &ticks);
+
+	return r ? r : put_ts32(ts, ticks, do_ppoll(ufds, n, &ticks, mask, sz));
 }
 
 struct timeval32 {
 	s32 tv_sec, tv_usec;
 };
 
-/* select's three sets, as pollfds; back into the sets after. */
-long sys_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
-		struct timeval32 __user *tvp)
+/* The sets' ready fds, looked at each tick until one is or the time is up: the count, or -errno. */
+static long do_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp, long *ticks)
 {
 	u32 in[NR_OPEN_DEFAULT / 32] = { 0 }, out[NR_OPEN_DEFAULT / 32] = { 0 };
 	size_t bytes = (size_t)(ALIGN_UP(n, 32) / 8);
-	struct timeval32 tv;
-	long ticks = -1, ready = 0;
+	long ready = 0;
 
 	if (n < 0 || n > NR_OPEN_DEFAULT)
 		return -EINVAL;
 	if ((inp && copy_from_user(in, inp, bytes)) || (outp && copy_from_user(out, outp, bytes)))
 		return -EFAULT;
-	if (tvp) {
-		if (copy_from_user(&tv, tvp, sizeof(tv)))
-			return -EFAULT;
-		ticks = (long)tv.tv_sec * HZ + tv.tv_usec / (1000000 / HZ);
-	}
 	for (;;) {
 		u32 rin[NR_OPEN_DEFAULT / 32] = { 0 }, rout[NR_OPEN_DEFAULT / 32] = { 0 };
 
@@ -203,13 +287,68 @@ long sys_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
 				ready++;
 			}
 		}
-		if (ready || ticks == 0) {
+		if (ready || *ticks == 0) {
 			if ((inp && copy_to_user(inp, rin, bytes)) ||
 			    (outp && copy_to_user(outp, rout, bytes)) || (exp && clear_user(exp, bytes)))
 				return -EFAULT;
 			return ready;
 		}
-		if (sleep_tick(&ticks) < 0)
-			return -EINTR;
+		if (sleep_tick(ticks) < 0)
+			return -ERESTARTNOHAND;
 	}
+}
+
+/* select (142) as 2.6.15's: the time left is written back to tvp, every time. */
+long sys_select(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
+		struct timeval32 __user *tvp)
+{
+	struct timeval32 tv;
+	long ticks = -1, r;
+
+	if (tvp) {
+		if (copy_from_user(&tv, tvp, sizeof(tv)))
+			return -EFAULT;
+		ticks = (long)tv.tv_sec * HZ + tv.tv_usec / (1000000 / HZ);
+	}
+	r = do_select(n, inp, outp, exp, &ticks);
+	if (!tvp)
+		return r;
+	tv.tv_sec = (s32)(ticks / HZ);
+	tv.tv_usec = (s32)(ticks % HZ * (1000000 / HZ));
+	return time_left(r, !copy_to_user(tvp, &tv, sizeof(tv)));
+}
+
+/* pselect6's sixth argument: where the mask is, and its size (2.6.16's sys_pselect6). */
+static long do_pselect(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp, long *ticks,
+		       const u32 __user *sig)
+{
+	u32 s[2] = { 0, 0 };
+	int masked;
+	long r;
+
+	if (sig && copy_from_user(s, sig, sizeof(s)))
+		return -EFAULT;
+	masked = mask_for_call((const u64 __user *)(unsigned long)s[0], s[1]);
+	if (masked < 0)
+		return masked;
+	r = do_select(n, inp, outp, exp, ticks);
+	if (masked)
+		sigmask_call_done(r);
+	return r;
+}
+
+long sys_pselect6(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
+		  struct timespec32 __user *ts, const u32 __user *sig)
+{
+	long ticks, r = get_ts32(ts, &ticks);
+
+	return r ? r : put_ts32(ts, ticks, do_pselect(n, inp, outp, exp, &ticks, sig));
+}
+
+long sys_pselect6_time64(int n, u32 __user *inp, u32 __user *outp, u32 __user *exp,
+			 struct timespec64 __user *ts, const u32 __user *sig)
+{
+	long ticks, r = get_ts64(ts, &ticks);
+
+	return r ? r : put_ts64(ts, ticks, do_pselect(n, inp, outp, exp, &ticks, sig));
 }

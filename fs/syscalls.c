@@ -16,6 +16,7 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/syscalls.h>
+#include <kobold/sysfs.h>
 #include <kobold/uaccess.h>
 
 #define AT_FDCWD (-100)
@@ -75,8 +76,8 @@ static int at_dir(int dfd, const char *name, struct path *dir)
 }
 
 /*
- * A sysfs attribute refuses at open what its mode does not allow, as 2.6's
- * sysfs_open_file (the VFS here checks at the read or write).
+ * A sysfs attribute refuses at a process's open what 2.6.15's check_perm
+ * refused (the kernel's shell finds out at the read or write).
  */
 static int check_sysfs_mode(struct file *f)
 {
@@ -85,11 +86,8 @@ static int check_sysfs_mode(struct file *f)
 
 	if (!S_ISREG(inode->i_mode) || !sysfs_inode_dirent(inode))
 		return 0;
-	if (acc != O_RDONLY && !(inode->i_mode & 0222))
-		return -EACCES;
-	if (acc != O_WRONLY && !(inode->i_mode & 0444))
-		return -EACCES;
-	return 0;
+	return sysfs_check_perm(f->private_data, (acc != O_WRONLY ? SYSFS_OPEN_READ : 0) |
+							 (acc != O_RDONLY ? SYSFS_OPEN_WRITE : 0));
 }
 
 long sys_openat(int dfd, const char __user *filename, int flags, int mode)

@@ -7,6 +7,7 @@
  * waits for strangers) is reaped as it dies, as if SIGCHLD were ignored.
  */
 #include <kobold/completion.h>
+#include <kobold/cred.h>
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/mm_types.h>
@@ -116,6 +117,8 @@ static void exit_resources(struct task_struct *p)
 	u->fs = NULL;
 	sighand_put(u->sighand);
 	u->sighand = NULL;
+	put_group_info(u->group_info);
+	u->group_info = NULL;
 	u->fpu = NULL; /* no more switches save it: the task never runs in user mode again */
 	kfree(u->fpu_alloc);
 	u->fpu_alloc = NULL;

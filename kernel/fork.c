@@ -8,6 +8,7 @@
 #include <asm/desc.h>
 #include <asm/ptrace.h>
 #include <kobold/completion.h>
+#include <kobold/cred.h>
 #include <kobold/errno.h>
 #include <kobold/irqflags.h>
 #include <kobold/fdtable.h>
@@ -168,6 +169,7 @@ static void copy_identity(struct task_struct *p, unsigned long flags)
 	u->euid = pu->euid;
 	u->gid = pu->gid;
 	u->egid = pu->egid;
+	u->group_info = get_group_info(pu->group_info);
 	u->nproc_limit = pu->nproc_limit;
 	u->start_time = jiffies;
 	u->parent = flags & CLONE_PARENT && pu->parent ? pu->parent : current;

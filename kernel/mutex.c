@@ -1,4 +1,5 @@
 /* mutex.c: struct mutex over a wait queue, with 2.6.16's owner checks and 2.6.18's lockdep hooks. */
+#include <kobold/errno.h>
 #include <kobold/irqflags.h>
 #include <kobold/mutex.h>
 #include <kobold/printk.h>
@@ -48,9 +49,10 @@ int mutex_lock_interruptible(struct mutex *lock)
 	might_sleep();
 	mutex_acquire(&lock->dep_map, 0, 0, _RET_IP_);
 	err = wait_event_interruptible(lock->wait, __mutex_trylock(lock));
-	if (err)
-		mutex_release(&lock->dep_map, _RET_IP_);
-	return err;
+	if (!err)
+		return 0;
+	mutex_release(&lock->dep_map, _RET_IP_);
+	return -EINTR; /* 2.6.16's, not the wait's -ERESTARTSYS */
 }
 
 void mutex_unlock(struct mutex *lock)

@@ -4,6 +4,7 @@
  * lockdep hears of each down and up; one of another count is not (2.6.18's
  * lockdep watched no semaphore: see docs/differences.md).
  */
+#include <kobold/errno.h>
 #include <kobold/irqflags.h>
 #include <kobold/preempt.h>
 #include <kobold/semaphore.h>
@@ -48,9 +49,11 @@ int down_interruptible(struct semaphore *sem)
 	if (sem->is_mutex)
 		lock_acquire(&sem->dep_map, 0, 0, 0, _RET_IP_);
 	err = wait_event_interruptible(sem->wait, __down_trylock(sem) == 0);
-	if (err && sem->is_mutex)
+	if (!err)
+		return 0;
+	if (sem->is_mutex)
 		lock_release(&sem->dep_map, _RET_IP_);
-	return err;
+	return -EINTR; /* 2.6's, not the wait's -ERESTARTSYS */
 }
 
 /*

@@ -302,6 +302,21 @@ long sys_rt_sigsuspend(const u64 __user *mask, size_t sigsetsize)
 	return -ERESTARTNOHAND;
 }
 
+void sigmask_for_call(u64 mask)
+{
+	current->user.saved_blocked = current->user.blocked;
+	current->user.restore_blocked = true;
+	current->user.blocked = mask & ~UNBLOCKABLE;
+}
+
+void sigmask_call_done(long ret)
+{
+	if (ret == -ERESTARTNOHAND || !current->user.restore_blocked)
+		return; /* do_signal puts it back, after the handler's frame has the old one */
+	current->user.blocked = current->user.saved_blocked;
+	current->user.restore_blocked = false;
+}
+
 /* The lowest unblocked pending signal, taken off; 0 if none. */
 static int dequeue_signal(struct task_struct *p)
 {

@@ -43,7 +43,6 @@ long sys_getuid(void) { return current->user.uid; }
 long sys_geteuid(void) { return current->user.euid; }
 long sys_getgid(void) { return current->user.gid; }
 long sys_getegid(void) { return current->user.egid; }
-long sys_getgroups(int n, u32 __user *list) { return 0; }
 
 long sys_getresuid(u32 __user *r, u32 __user *e, u32 __user *s)
 {
@@ -317,8 +316,8 @@ long sys_time(s32 __user *tloc)
 /*
  * Sleeps until the monotonic clock reaches deadline: 0, or, woken by a signal,
  * -ERESTART_RESTARTBLOCK with the time left: EINTR if a handler runs, else
- * restart_syscall sleeps on to the same deadline (a stop and SIGCONT), as 2.6's
- * hrtimer_nanosleep.
+ * restart_syscall sleeps on to the same deadline (a stop and SIGCONT), as
+ * 2.6.15's nanosleep_restart and clock_nanosleep_restart.
  */
 static long sleep_until(u64 deadline, u64 *left)
 {
@@ -355,6 +354,24 @@ static long do_nanosleep(s64 sec, s64 nsec, int flags, int which, u64 *left)
 	return sleep_until(ktime_get_ns() + (u64)sec * NSEC_PER_SEC + (u64)nsec, left);
 }
 
+/*
+ * An interrupted sleep's time left, to rmtp (if any) now and again at each
+ * restart that is interrupted too, as 2.6's restart_block->arg1.
+ */
+static long put_time_left(void __user *rmtp, bool ts64, long err, u64 left)
+{
+	struct timespec64 t64 = { (s64)(left / NSEC_PER_SEC), (s32)(left % NSEC_PER_SEC), 0 };
+	struct timespec32 t32 = { (s32)t64.tv_sec, (s32)t64.tv_nsec };
+
+	current->user.restart_rmtp = rmtp;
+	current->user.restart_rmtp64 = ts64;
+	if (err != -ERESTART_RESTARTBLOCK || !rmtp)
+		return err;
+	if (ts64 ? copy_to_user(rmtp, &t64, 12) : copy_to_user(rmtp, &t32, sizeof(t32)))
+		return -EFAULT;
+	return err;
+}
+
 long sys_nanosleep(const struct timespec32 __user *rqtp, struct timespec32 __user *rmtp)
 {
 	struct timespec32 t;
@@ -364,24 +381,21 @@ long sys_nanosleep(const struct timespec32 __user *rqtp, struct timespec32 __use
 	if (copy_from_user(&t, rqtp, sizeof(t)))
 		return -EFAULT;
 	err = do_nanosleep(t.tv_sec, t.tv_nsec, 0, CLOCK_MONOTONIC, &left);
-	if (err == -ERESTART_RESTARTBLOCK && rmtp) {
-		t.tv_sec = (s32)(left / NSEC_PER_SEC);
-		t.tv_nsec = (s32)(left % NSEC_PER_SEC);
-		if (copy_to_user(rmtp, &t, sizeof(t)))
-			return -EFAULT;
-	}
-	return err;
+	return put_time_left(rmtp, false, err, left);
 }
 
+/* An absolute sleep writes no time left, as 2.6.15's common_nsleep. */
 long sys_clock_nanosleep32(int which, int flags, const struct timespec32 __user *rqtp,
 			   struct timespec32 __user *rmtp)
 {
 	struct timespec32 t;
 	u64 left;
+	long err;
 
 	if (copy_from_user(&t, rqtp, sizeof(t)))
 		return -EFAULT;
-	return do_nanosleep(t.tv_sec, t.tv_nsec, flags, which, &left);
+	err = do_nanosleep(t.tv_sec, t.tv_nsec, flags, which, &left);
+	return put_time_left(flags & TIMER_ABSTIME ? NULL : rmtp, false, err, left);
 }
 
 long sys_clock_nanosleep(int which, int flags, const struct timespec64 __user *rqtp,
@@ -389,17 +403,20 @@ long sys_clock_nanosleep(int which, int flags, const struct timespec64 __user *r
 {
 	struct timespec64 t = { 0 };
 	u64 left;
+	long err;
 
 	if (copy_from_user(&t, rqtp, 12))
 		return -EFAULT;
-	return do_nanosleep(t.tv_sec, t.tv_nsec, flags, which, &left);
+	err = do_nanosleep(t.tv_sec, t.tv_nsec, flags, which, &left);
+	return put_time_left(flags & TIMER_ABSTIME ? NULL : rmtp, true, err, left);
 }
 
 long sys_restart_syscall(void)
 {
 	u64 left;
+	long err = sleep_until(current->user.restart_deadline, &left);
 
-	return sleep_until(current->user.restart_deadline, &left);
+	return put_time_left(current->user.restart_rmtp, current->user.restart_rmtp64, err, left);
 }
 
 long sys_sched_yield(void)

@@ -54,6 +54,7 @@ long sys_getegid();
 long sys_geteuid();
 long sys_getgid();
 long sys_getgroups();
+long sys_getgroups16();
 long sys_getpeername();
 long sys_getpgid();
 long sys_getpgrp();
@@ -103,6 +104,8 @@ long sys_pipe();
 long sys_pipe2();
 long sys_poll();
 long sys_ppoll();
+long sys_pselect6();
+long sys_pselect6_time64();
 long sys_ppoll32();
 long sys_prctl();
 long sys_pread64();
@@ -132,6 +135,8 @@ long sys_sendto();
 long sys_set_thread_area();
 long sys_set_tid_address();
 long sys_setgid();
+long sys_setgroups();
+long sys_setgroups16();
 long sys_setpgid();
 long sys_setpriority();
 long sys_setrlimit();
@@ -252,8 +257,8 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(77, "getrusage", sys_getrusage),
 	SYSCALL(78, "gettimeofday", sys_gettimeofday),
 	NI(79, "settimeofday"),
-	NI(80, "getgroups"),
-	NI(81, "setgroups"),
+	SYSCALL(80, "getgroups", sys_getgroups16),
+	SYSCALL(81, "setgroups", sys_setgroups16),
 	NI(82, "select"),
 	SYSCALL(83, "symlink", sys_symlink),
 	NI(84, "oldlstat"),
@@ -378,7 +383,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(203, "setreuid32"),
 	NI(204, "setregid32"),
 	SYSCALL(205, "getgroups32", sys_getgroups),
-	NI(206, "setgroups32"),
+	SYSCALL(206, "setgroups32", sys_setgroups),
 	SYSCALL(207, "fchown32", sys_fchown),
 	NI(208, "setresuid32"),
 	SYSCALL(209, "getresuid32", sys_getresuid),
@@ -476,7 +481,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	SYSCALL(305, "readlinkat", sys_readlinkat),
 	SYSCALL(306, "fchmodat", sys_fchmodat),
 	SYSCALL(307, "faccessat", sys_faccessat),
-	NI(308, "pselect6"),
+	SYSCALL(308, "pselect6", sys_pselect6),
 	SYSCALL(309, "ppoll", sys_ppoll32),
 	NI(310, "unshare"),
 	NI(311, "set_robust_list"),
@@ -575,7 +580,7 @@ const struct syscall_entry sys_call_table[NR_syscalls] = {
 	NI(410, "timerfd_gettime64"),
 	NI(411, "timerfd_settime64"),
 	SYSCALL(412, "utimensat_time64", sys_utimensat),
-	NI(413, "pselect6_time64"),
+	SYSCALL(413, "pselect6_time64", sys_pselect6_time64),
 	SYSCALL(414, "ppoll_time64", sys_ppoll),
 	NI(416, "io_pgetevents_time64"),
 	NI(417, "recvmmsg_time64"),

@@ -50,7 +50,9 @@ static void sleep_once(bool interruptible)
  * A process's interruptible sleep (a driver's wait_event_interruptible in a
  * system call) lets go of the big kernel lock, as 2.6's schedule() did, so
  * that the process that will wake it can enter the kernel; a signal to the
- * process ends it as Ctrl-C does a shell's.
+ * process ends it as Ctrl-C does a shell's, with 2.6's -ERESTARTSYS: the
+ * process's call runs again after an SA_RESTART handler or a stop, or fails
+ * with EINTR (kernel/signal.c).
  */
 int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 {
@@ -66,7 +68,7 @@ int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 	 */
 	while (!wait->woken && !current->should_stop) {
 		if (interruptible && (signal_pending() || user_signal_pending())) {
-			ret = -EINTR;
+			ret = -ERESTARTSYS;
 			break;
 		}
 		sleep_once(interruptible);

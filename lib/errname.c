@@ -55,5 +55,7 @@ const char *kstrerror(int err)
 
 	if (e < ARRAY_SIZE(errtext) && errtext[e])
 		return errtext[e];
+	if (e >= ERESTARTSYS && e <= ERESTART_RESTARTBLOCK)
+		return errtext[EINTR]; /* an interrupted sleep, which a process sees as EINTR */
 	return "Unknown error";
 }

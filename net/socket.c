@@ -6,6 +6,7 @@
  * entry for all, and since Linux 4.3 a system call each (359-373).
  */
 #include <kobold/net.h>
+#include <kobold/cred.h>
 #include <kobold/errno.h>
 #include <kobold/fdtable.h>
 #include <kobold/sched.h>
@@ -23,6 +24,8 @@ static const struct net_proto_family *const families[NPROTO] = {
 };
 
 static struct super_block sockfs_sb = { .s_dev_minor = 8 }; /* stat's device: sockfs */
+/* fchmod and fchown keep their change, as 2.6's notify_change did for an inode with no setattr. */
+static const struct inode_operations sockfs_inode_ops = { .setattr = simple_setattr };
 
 static struct socket *sock_of(struct file *f) { return f->private_data; }
 
@@ -86,6 +89,9 @@ static int sock_create(int family, int type, int protocol, struct socket **out)
 		return err;
 	}
 	sock->inode.i_mode = S_IFSOCK | 0777;
+	sock->inode.i_uid = current_fsuid(); /* 2.6's sock_alloc: the maker's */
+	sock->inode.i_gid = current_fsgid();
+	sock->inode.i_op = &sockfs_inode_ops;
 	sock->inode.i_sb = &sockfs_sb;
 	sock->inode.i_count = 1 << 30; /* never evicted: it dies with the socket */
 	*out = sock;

@@ -314,7 +314,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 
 static int bench_error(struct bench *b, int err)
 {
-	if (err == -EINTR)
+	if (sh_interrupted(err))
 		return 130; /* Ctrl-C: the shell says ^C */
 	sh_err("blk: %s: %s\n", b->name, kstrerror(err));
 	return 1;

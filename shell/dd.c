@@ -283,8 +283,9 @@ static int dd_copy(struct dd *d, struct file *in, struct file *out, char *buf)
 	    d->skip && seekable(in))
 		sh_err("dd: '%s': cannot skip: %s\n", d->in, kstrerror(err));
 	summary(d, ktime_get_ns() - start);
-	return err == -EINTR ? 130 : err < 0 ? 1
-					     : 0;
+	if (sh_interrupted(err))
+		return 130;
+	return err < 0 ? 1 : 0;
 }
 
 /* depth=N: a ring of N blocks, each with its buffer and its kiocb. */
@@ -500,8 +501,9 @@ static int dd_copy_depth(struct dd *d, struct file *in, struct file *out, char *
 		err = dd_aio_loop(&a);
 	summary(d, ktime_get_ns() - start);
 	dd_aio_free(&a);
-	return err == -EINTR ? 130 : err < 0 ? 1
-					     : 0;
+	if (sh_interrupted(err))
+		return 130;
+	return err < 0 ? 1 : 0;
 }
 
 static int cmd_dd(int argc, char **argv)

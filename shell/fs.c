@@ -336,7 +336,7 @@ static int cat_one(const char *path)
 		return fail("cat", path, err);
 	err = S_ISDIR(f->f_path.inode->i_mode) ? -EISDIR : cat_file(f);
 	vfs_close(f);
-	if (err == -EINTR)
+	if (sh_interrupted(err))
 		return 130;
 	return err ? fail("cat", path, err) : 0;
 }

@@ -143,7 +143,7 @@ static int cmd_hexdump(int argc, char **argv)
 	if (!err)
 		err = skip_to(f, h.offset) ?: hexdump_file(&h, f);
 	vfs_close(f);
-	if (err == -EINTR)
+	if (sh_interrupted(err))
 		return 130;
 	if (err) {
 		sh_err("hexdump: %s: %s\n", path, kstrerror(err));

@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/netlink.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +23,8 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -295,28 +299,34 @@ static void sigchld_and_kill(void)
 	signal(SIGCHLD, SIG_DFL);
 }
 
-/* The child waits until its parent sleeps (state S in /proc/PPID/stat), signals it, then writes. */
-static void signal_a_sleeping_reader(int fd)
+/* Until pid's state in /proc/PID/stat is c (S asleep, T stopped), for 5 s at most. */
+static void wait_for_state(pid_t pid, char c)
 {
 	char path[64], stat[256];
 	const char *state;
 	ssize_t n;
 	int f;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getppid());
-	for (;;) {
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 5000; i++) {
 		f = open(path, O_RDONLY);
 		n = f < 0 ? -1 : read(f, stat, sizeof(stat) - 1);
 		close(f);
 		stat[n > 0 ? n : 0] = '\0';
 		state = strrchr(stat, ')');
-		if (state && state[1] == ' ' && state[2] == 'S')
-			break;
+		if (state && state[1] == ' ' && state[2] == c)
+			return;
 		usleep(1000);
 	}
+}
+
+/* The child waits until its parent sleeps (state S in /proc/PPID/stat), signals it, then writes text. */
+static void signal_a_sleeping_reader(int fd, const char *text)
+{
+	wait_for_state(getppid(), 'S');
 	kill(getppid(), SIGUSR1);
 	usleep(20000);
-	write(fd, "x", 1);
+	write(fd, text, strlen(text));
 	_exit(0);
 }
 
@@ -334,7 +344,7 @@ static void sa_restart_read(void)
 		got = 0;
 		pid = fork();
 		if (pid == 0)
-			signal_a_sleeping_reader(p[1]);
+			signal_a_sleeping_reader(p[1], "x");
 		if (restart)
 			CHECK(read(p[0], &c, 1) == 1 && c == 'x' && got == SIGUSR1);
 		else
@@ -343,6 +353,210 @@ static void sa_restart_read(void)
 		close(p[0]);
 		close(p[1]);
 	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/*
+ * The same for a driver's sleep: a uevent socket's recv sleeps in
+ * wait_event_interruptible, whose -ERESTARTSYS runs it again after an
+ * SA_RESTART handler (2.6's sock_intr_errno); the child's "change" written
+ * to /dev/null's uevent file is what it then receives.
+ */
+static void sa_restart_netlink_recv(void)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int sock, fd, status;
+	char buf[512];
+	ssize_t n;
+	pid_t pid;
+
+	for (int restart = 0; restart < 2; restart++) {
+		sa.sa_flags = restart ? SA_RESTART : 0;
+		CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+		sock = socket(AF_NETLINK, SOCK_DGRAM, NETLINK_KOBJECT_UEVENT);
+		CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&nl, sizeof(nl)) == 0);
+		CHECK((fd = open("/sys/class/mem/null/uevent", O_WRONLY)) >= 0);
+		got = 0;
+		pid = fork();
+		if (pid == 0)
+			signal_a_sleeping_reader(fd, "change");
+		n = recv(sock, buf, sizeof(buf) - 1, 0);
+		if (restart) {
+			CHECK(n > 0 && got == SIGUSR1);
+			buf[n] = '\0';
+			CHECK(strncmp(buf, "change@", 7) == 0 && strstr(buf, "/mem/null"));
+		} else {
+			CHECK(n == -1 && errno == EINTR && got == SIGUSR1);
+		}
+		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+		close(fd);
+		close(sock);
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* The child stops its sleeping parent and continues it (no handler runs), then writes text. */
+static void stop_and_continue_a_sleeper(int fd, const char *text)
+{
+	pid_t parent = getppid();
+
+	wait_for_state(parent, 'S');
+	kill(parent, SIGSTOP);
+	wait_for_state(parent, 'T');
+	kill(parent, SIGCONT);
+	wait_for_state(parent, 'S'); /* asleep again: the call restarted */
+	usleep(20000);
+	write(fd, text, strlen(text));
+	_exit(0);
+}
+
+/* i386's ppoll (309) with its own timespec, which the kernel writes the time left to. */
+struct ts32 {
+	int sec, nsec;
+};
+
+static int ppoll32(struct pollfd *fds, int n, struct ts32 *ts, const unsigned long long *mask)
+{
+	return (int)syscall(309, fds, n, ts, mask, mask ? 8 : 0);
+}
+
+/* i386's select (142, _newselect), 2.6.15's: glibc's select() calls pselect6 (2.6.16). */
+static int select32(int n, fd_set *in, struct timeval *tv)
+{
+	return (int)syscall(142, n, in, NULL, NULL, tv);
+}
+
+/*
+ * select, ppoll and pselect6 (glibc's select()) that a stop and SIGCONT
+ * interrupt (no handler runs) run again, with the time left they wrote back
+ * (-ERESTARTNOHAND); after a handler, even an SA_RESTART one, they fail
+ * with EINTR.
+ */
+static void select_ppoll_restart_after_a_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	int p[2], status, r;
+	pid_t pid;
+
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	for (int i = 0; i < 6; i++) {
+		bool stop = i < 3, use_select = i % 3 != 1, glibc = i % 3 == 2;
+		struct timeval tv = { 5, 0 };
+		struct ts32 ts = { 5, 0 };
+		struct pollfd pfd;
+		fd_set in;
+
+		CHECK(pipe(p) == 0);
+		pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+		FD_ZERO(&in);
+		FD_SET(p[0], &in);
+		got = 0;
+		pid = fork();
+		if (pid == 0) {
+			if (stop)
+				stop_and_continue_a_sleeper(p[1], "x");
+			signal_a_sleeping_reader(p[1], "x");
+		}
+		if (glibc)
+			r = select(p[0] + 1, &in, NULL, NULL, &tv);
+		else
+			r = use_select ? select32(p[0] + 1, &in, &tv) : ppoll32(&pfd, 1, &ts, NULL);
+		if (stop) {
+			CHECK(r == 1 && got == 0);
+			CHECK(use_select ? tv.tv_sec < 5 && FD_ISSET(p[0], &in) : ts.sec < 5 && pfd.revents == POLLIN);
+		} else
+			CHECK(r == -1 && errno == EINTR && got == SIGUSR1);
+		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+		close(p[0]);
+		close(p[1]);
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* One call (ppoll, or pselect if use_pselect) under an empty mask, SIGUSR1 blocked outside it. */
+static void masked_wait(bool use_pselect)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	unsigned long long none = 0;
+	sigset_t block, now, empty;
+	struct pollfd pfd;
+	int p[2], status, r, err;
+	fd_set in;
+	pid_t pid;
+
+	sigemptyset(&block);
+	sigemptyset(&empty);
+	sigaddset(&block, SIGUSR1);
+	CHECK(pipe(p) == 0 && sigaction(SIGUSR1, &sa, NULL) == 0);
+	CHECK(sigprocmask(SIG_BLOCK, &block, NULL) == 0);
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	FD_ZERO(&in);
+	FD_SET(p[0], &in);
+	got = 0;
+	pid = fork();
+	if (pid == 0)
+		signal_a_sleeping_reader(p[1], "x");
+	r = use_pselect ? pselect(p[0] + 1, &in, NULL, NULL, NULL, &empty) : ppoll32(&pfd, 1, NULL, &none);
+	err = errno;
+	sigprocmask(SIG_SETMASK, NULL, &now);
+	sigprocmask(SIG_UNBLOCK, &block, NULL); /* the later tests' signals must come through */
+	signal(SIGUSR1, SIG_DFL);
+	close(p[0]);
+	close(p[1]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	errno = err;
+	CHECK(r == -1 && errno == EINTR && got == SIGUSR1);
+	CHECK(sigismember(&now, SIGUSR1));
+}
+
+/*
+ * ppoll's and pselect's mask holds for the call only: a signal blocked
+ * outside it ends the call, then is blocked again.
+ */
+static void ppoll_pselect_mask(void)
+{
+	masked_wait(false);
+	if (!why[0])
+		masked_wait(true);
+}
+
+/*
+ * A sleep that a stop interrupts runs on to the same end; a handler that
+ * then interrupts it finds the time left at that moment in rmtp (2.6.15's
+ * restart_block kept rmtp), not the time left at the stop.
+ */
+static void nanosleep_rmtp_after_a_restart(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct timespec req = { 5, 0 }, rem = { 0, 0 }, a, b;
+	long long elapsed, left;
+	int status, r;
+	pid_t pid;
+
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	got = 0;
+	pid = fork();
+	if (pid == 0) {
+		pid_t parent = getppid();
+
+		wait_for_state(parent, 'S');
+		kill(parent, SIGSTOP);
+		wait_for_state(parent, 'T');
+		kill(parent, SIGCONT);
+		wait_for_state(parent, 'S');
+		usleep(300000);
+		kill(parent, SIGUSR1);
+		_exit(0);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	r = nanosleep(&req, &rem);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	CHECK(r == -1 && errno == EINTR && got == SIGUSR1);
+	elapsed = (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
+	left = rem.tv_sec * 1000000000LL + rem.tv_nsec;
+	CHECK(left <= 4750000000LL && left + elapsed >= 4950000000LL);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
 	signal(SIGUSR1, SIG_DFL);
 }
 
@@ -583,6 +797,72 @@ static void owners_for_a_user(void)
 	CHECK(rmdir(TMP "-u") == 0 && unlink(TMP "-uroot") == 0);
 }
 
+/* A pipe's and a socket's inode keep a chmod and a chown, and fstat shows them. */
+static void fchmod_fchown_pipe_and_socket(void)
+{
+	struct stat st;
+	int p[2], sock;
+
+	CHECK(pipe(p) == 0);
+	CHECK(fstat(p[0], &st) == 0 && st.st_mode == (S_IFIFO | 0600) && st.st_uid == geteuid() &&
+	      st.st_gid == getegid());
+	CHECK(fchmod(p[1], 0640) == 0 && fchown(p[1], 5, 6) == 0);
+	CHECK(fstat(p[0], &st) == 0 && st.st_mode == (S_IFIFO | 0640) && st.st_uid == 5 && st.st_gid == 6);
+	close(p[0]);
+	close(p[1]);
+	sock = socket(AF_NETLINK, SOCK_DGRAM, NETLINK_KOBJECT_UEVENT);
+	CHECK(sock >= 0 && fstat(sock, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_uid == geteuid());
+	CHECK(fchmod(sock, 0700) == 0 && fchown(sock, 7, -1) == 0);
+	CHECK(fstat(sock, &st) == 0 && st.st_mode == (S_IFSOCK | 0700) && st.st_uid == 7);
+	close(sock);
+}
+
+/* The child's checks of its supplementary groups: the number of the first that fails, or 0. */
+static int with_groups(void)
+{
+	gid_t set[3] = { 30, 10, 70000 }, got[4] = { 0 };
+	unsigned short set16[2] = { 50, 40 }, got16[3] = { 0 };
+	int fd, step = 0, status;
+	pid_t pid;
+
+	CHILD_CHECK(setgroups(3, set) == 0 && getgroups(0, NULL) == 3);
+	CHILD_CHECK(getgroups(2, got) == -1 && errno == EINVAL);
+	CHILD_CHECK(getgroups(4, got) == 3 && got[0] == 10 && got[1] == 30 && got[2] == 70000);
+	CHILD_CHECK(syscall(80, 2, got16) == -1 && errno == EINVAL); /* getgroups16 */
+	CHILD_CHECK(syscall(80, 3, got16) == 3 && got16[0] == 10 && got16[2] == 65534);
+	pid = fork();
+	if (pid == 0) /* a child keeps them */
+		_exit(getgroups(4, got) == 3 && got[1] == 30 ? 0 : 1);
+	CHILD_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHILD_CHECK(syscall(81, 2, set16) == 0 && getgroups(4, got) == 2); /* setgroups16 */
+	CHILD_CHECK(got[0] == 40 && got[1] == 50);
+	CHILD_CHECK(setgroups(1, set) == 0);
+	CHILD_CHECK((fd = open(TMP "-g", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0);
+	CHILD_CHECK(chown(TMP "-g", 1000, 1000) == 0);
+	CHILD_CHECK(setgid(1000) == 0 && setuid(1000) == 0);
+	CHILD_CHECK(setgroups(0, NULL) == -1 && errno == EPERM);
+	/* the owner may give its file to a supplementary group, and set-group-ID stays */
+	CHILD_CHECK(chown(TMP "-g", -1, 30) == 0);
+	CHILD_CHECK(strcmp(ids_of(TMP "-g", false), "1000:30") == 0);
+	CHILD_CHECK(chmod(TMP "-g", 02750) == 0 && mode_of(TMP "-g") == (S_IFREG | 02750));
+	CHILD_CHECK(chown(TMP "-g", -1, 10) == -1 && errno == EPERM);
+	return 0;
+}
+
+/* setgroups and getgroups (32- and 16-bit), and chown's and chmod's rules that use the groups. */
+static void supplementary_groups(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(with_groups());
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	unlink(TMP "-g");
+	if (WEXITSTATUS(status))
+		snprintf(why, sizeof(why), "the child's check number %d", WEXITSTATUS(status));
+}
+
 /* ---- sysfs through open/read/write ---- */
 
 static void sysfs_attributes(void)
@@ -609,6 +889,37 @@ static void sysfs_chmod_chown(void)
 	CHECK(mode_of(seq) == (S_IFREG | 0400) && strcmp(ids_of(seq, false), "3:4") == 0);
 	CHECK(chmod(seq, 0444) == 0 && chown(seq, 0, 0) == 0);
 	CHECK(mode_of(seq) == (S_IFREG | 0444) && strcmp(ids_of(seq, false), "0:0") == 0);
+}
+
+/*
+ * sysfs checks at open: writing needs a write bit and its type's store()
+ * (2.6.15's check_perm), so root's chmod makes a read-only attribute open
+ * for writing, and its own missing store() answers the write with EIO.
+ */
+static void sysfs_open_checks_the_mode(void)
+{
+	const char *seq = "/sys/kernel/uevent_seqnum";
+	int fd, wr, rdwr, err;
+	ssize_t n = 0;
+
+	CHECK(open(seq, O_WRONLY) == -1 && errno == EACCES);
+	CHECK(open(seq, O_RDWR) == -1 && errno == EACCES);
+	CHECK(chmod(seq, 0644) == 0);
+	wr = open(seq, O_WRONLY);
+	err = errno;
+	if (wr >= 0) {
+		n = write(wr, "1", 1);
+		err = errno;
+		close(wr);
+	}
+	rdwr = open(seq, O_RDWR);
+	if (rdwr >= 0)
+		close(rdwr);
+	chmod(seq, 0444);
+	errno = err;
+	CHECK(wr >= 0 && rdwr >= 0);
+	CHECK(n == -1 && errno == EIO);
+	CHECK((fd = open(seq, O_RDONLY)) >= 0 && close(fd) == 0);
 }
 
 /* ---- limits ---- */
@@ -665,6 +976,10 @@ static const struct test tests[] = {
 	{ "signal_handler_and_mask", signal_handler_and_mask },
 	{ "sigchld_and_kill", sigchld_and_kill },
 	{ "sa_restart_read", sa_restart_read },
+	{ "sa_restart_netlink_recv", sa_restart_netlink_recv },
+	{ "select_ppoll_restart_after_a_stop", select_ppoll_restart_after_a_stop },
+	{ "ppoll_pselect_mask", ppoll_pselect_mask },
+	{ "nanosleep_rmtp_after_a_restart", nanosleep_rmtp_after_a_restart },
 	{ "sigpipe", sigpipe },
 	{ "segv_on_a_bad_address", segv_on_a_bad_address },
 	{ "brk_grows", brk_grows },
@@ -674,8 +989,11 @@ static const struct test tests[] = {
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
 	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
 	{ "owners_for_a_user", owners_for_a_user },
+	{ "supplementary_groups", supplementary_groups },
+	{ "fchmod_fchown_pipe_and_socket", fchmod_fchown_pipe_and_socket },
 	{ "sysfs_attributes", sysfs_attributes },
 	{ "sysfs_chmod_chown", sysfs_chmod_chown },
+	{ "sysfs_open_checks_the_mode", sysfs_open_checks_the_mode },
 	{ "fork_bomb_ends_in_eagain", fork_bomb_ends_in_eagain },
 };
 

@@ -4,6 +4,7 @@
  * formats (what busybox's ps, top and pidof read), and the exe link;
  * /proc/self links to the reader's own directory; /proc/loadavg.
  */
+#include <kobold/cred.h>
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/irqflags.h>
@@ -250,6 +251,16 @@ static size_t show_stat(struct task_struct *p, char *buf, size_t size)
 			 (unsigned long)(p->user.blocked & 0xffffffff), p->cpu);
 }
 
+/* 2.6.15's Groups line: the first 32 supplementary groups, each with a space after it. */
+static size_t show_groups(const struct group_info *gi, char *buf, size_t size)
+{
+	size_t n = scnprintf(buf, size, "Groups:\t");
+
+	for (unsigned int i = 0; gi && i < gi->ngroups && i < 32; i++)
+		n += scnprintf(buf + n, size - n, "%u ", gi->gid[i]);
+	return n + scnprintf(buf + n, size - n, "\n");
+}
+
 static size_t show_status(struct task_struct *p, char *buf, size_t size)
 {
 	struct mm_struct *mm = p->user.mm;
@@ -262,6 +273,7 @@ static size_t show_status(struct task_struct *p, char *buf, size_t size)
 		      p->comm, s, state_name(s), p->user.tgid ? p->user.tgid : p->pid, p->pid,
 		      ppid_of(p), p->user.uid, p->user.euid, p->user.euid, p->user.euid,
 		      p->user.gid, p->user.egid, p->user.egid, p->user.egid);
+	n += show_groups(p->user.group_info, buf + n, size - n);
 	if (mm)
 		n += scnprintf(buf + n, size - n, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n",
 			       vm_pages(mm) * 4, mm->rss * 4);

@@ -163,7 +163,25 @@ static int open_pin(struct sysfs_dirent *sd, struct sysfs_open_file *of)
 	return 0;
 }
 
-int sysfs_open(struct sysfs_dirent *sd, int flags __unused, struct sysfs_open_file **out)
+static const struct sysfs_ops *open_file_ops(struct sysfs_open_file *of)
+{
+	struct kobj_type *t = get_ktype(of->kobj);
+
+	return t ? t->sysfs_ops : NULL;
+}
+
+int sysfs_check_perm(struct sysfs_open_file *of, int flags)
+{
+	const struct sysfs_ops *ops = open_file_ops(of);
+
+	if ((flags & SYSFS_OPEN_WRITE) && (!(of->sd->mode & S_IWUGO) || !ops || !ops->store))
+		return -EACCES;
+	if ((flags & SYSFS_OPEN_READ) && (!(of->sd->mode & S_IRUGO) || !ops || !ops->show))
+		return -EACCES;
+	return 0;
+}
+
+int sysfs_open(struct sysfs_dirent *sd, int flags, struct sysfs_open_file **out)
 {
 	struct sysfs_open_file *of;
 	int err;
@@ -186,15 +204,13 @@ int sysfs_open(struct sysfs_dirent *sd, int flags __unused, struct sysfs_open_fi
 		return err;
 	}
 	of->needs_read_fill = true;
+	err = sysfs_check_perm(of, flags);
+	if (err) {
+		sysfs_close(of);
+		return err;
+	}
 	*out = of;
 	return 0;
-}
-
-static const struct sysfs_ops *open_file_ops(struct sysfs_open_file *of)
-{
-	struct kobj_type *t = get_ktype(of->kobj);
-
-	return t ? t->sysfs_ops : NULL;
 }
 
 static int get_page(struct sysfs_open_file *of)

@@ -27,7 +27,7 @@ void complete(struct completion *x);
 /* Every wait, now and later, goes through. */
 void complete_all(struct completion *x);
 void wait_for_completion(struct completion *x);
-/* Ctrl-C ends the wait: -EINTR. */
+/* A signal (Ctrl-C) ends the wait: -ERESTARTSYS, as 2.6's. */
 int wait_for_completion_interruptible(struct completion *x);
 /* Takes a complete() if one is there, without waiting; true if it did. */
 bool try_wait_for_completion(struct completion *x);

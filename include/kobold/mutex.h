@@ -42,7 +42,7 @@ static inline bool mutex_is_locked(const struct mutex *lock) { return lock->lock
 void mutex_lock(struct mutex *lock);
 /* As mutex_lock, for a second lock of the same class inside the first (lockdep's subclass). */
 void mutex_lock_nested(struct mutex *lock, unsigned int subclass);
-/* As mutex_lock, but Ctrl-C ends the wait with -EINTR. */
+/* As mutex_lock, but a signal (Ctrl-C) ends the wait with -EINTR, as 2.6.16's. */
 int mutex_lock_interruptible(struct mutex *lock);
 /* 1 if it took the lock, 0 if it is held (Linux's sense, the opposite of down_trylock). */
 int mutex_trylock(struct mutex *lock);

@@ -34,6 +34,7 @@ struct files_struct;
 struct fs_struct;
 struct sighand_struct;
 struct completion;
+struct group_info;
 
 /*
  * What a process has beyond a kernel thread (kernel/fork.c, exit.c,
@@ -53,8 +54,11 @@ struct user_task {
 	int stop_signal;      /* what stopped it, for wait4's WUNTRACED; 0 once told */
 	bool continued;	      /* SIGCONT resumed it: wait4's WCONTINUED not told yet */
 	u64 restart_deadline; /* restart_syscall's: an interrupted sleep's end (2.6's restart_block) */
+	void *restart_rmtp;   /* ... and where it writes the time left again (a user pointer), or NULL */
+	bool restart_rmtp64;  /* a timespec64 there (clock_nanosleep_time64), else a timespec32 */
 	int tgid, pgrp, session;
 	unsigned int uid, euid, gid, egid;
+	struct group_info *group_info; /* supplementary groups (setgroups), or NULL */
 	unsigned long nproc_limit;     /* RLIMIT_NPROC */
 	struct task_struct *parent;    /* real parent: gets SIGCHLD, waits */
 	struct list_head children;     /* its children, living and zombie */

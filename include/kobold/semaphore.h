@@ -43,7 +43,7 @@ static inline void __sema_init(struct semaphore *sem, int val, const char *name,
 void down(struct semaphore *sem);
 /* As down(), for a second semaphore of one class inside the first (a parent's dev->sem, then its child's). */
 void down_nested(struct semaphore *sem, unsigned int subclass);
-/* As down(), but Ctrl-C ends the wait: -EINTR, the count untouched. */
+/* As down(), but a signal (Ctrl-C) ends the wait: -EINTR, as 2.6's, the count untouched. */
 int down_interruptible(struct semaphore *sem);
 /* 0 if it took a unit, 1 if none was left (2.6's sense, not a bool). */
 int down_trylock(struct semaphore *sem);

@@ -2,6 +2,7 @@
 #ifndef KOBOLD_SHELL_H
 #define KOBOLD_SHELL_H
 
+#include <kobold/errno.h>
 #include <kobold/types.h>
 
 #define SHELL_MAX_ARGS 32
@@ -42,6 +43,16 @@ struct shell_cmdline {
  * the message.
  */
 int shell_parse(const char *line, struct shell_cmdline *cl, const char **err);
+
+/*
+ * Ctrl-C ended the call: the shell's own -EINTR, or the -ERESTARTSYS (or
+ * another restart code) a driver's interrupted sleep returns, which a
+ * process would see as EINTR or not at all. The command's status is 130.
+ */
+static inline bool sh_interrupted(long err)
+{
+	return err == -EINTR || (err <= -ERESTARTSYS && err >= -ERESTART_RESTARTBLOCK);
+}
 
 #ifndef KOBOLD_HOST
 /* Command output: to the console, or to the redirection buffer. */

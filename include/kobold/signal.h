@@ -124,6 +124,13 @@ bool task_sigpending(struct task_struct *p);
 void do_signal(struct pt_regs *regs);
 /* Last on the way out: a call interrupted with -ERESTART* and no handler run starts again. */
 void syscall_restart(struct pt_regs *regs);
+/*
+ * ppoll's mask for the length of the call, as sigsuspend's; the call's end
+ * puts the old one back, unless it returns -ERESTARTNOHAND: then do_signal
+ * does, once the handler's frame holds it (2.6.16's TIF_RESTORE_SIGMASK).
+ */
+void sigmask_for_call(u64 mask);
+void sigmask_call_done(long ret);
 /* A fault in user mode: sig now, even if blocked or ignored (it would fault again). */
 void force_sig(int sig, struct task_struct *p);
 struct sighand_struct *sighand_alloc(const struct sighand_struct *copy);

@@ -123,13 +123,22 @@ bool sysfs_dirent_removed(const struct sysfs_dirent *sd); /* unlinked from the t
  * Open attribute files, with 2.6's semantics. The handle pins the
  * attribute's owner module (rmmod refuses) and keeps its kobject alive;
  * once the attribute or its object is gone, read and write fail with
- * -ENODEV and the object's release runs at sysfs_close. flags is reserved
- * (pass 0): permissions are checked at each read and write (-EACCES).
+ * -ENODEV and the object's release runs at sysfs_close. Permissions are
+ * checked at each read and write (-EACCES), and with flags (SYSFS_OPEN_READ,
+ * SYSFS_OPEN_WRITE) at the open too, as a process's open(2) is.
  * sysfs_open returns 0 or -EISDIR (directory), -EINVAL (a link: look it up
  * with follow_last first), -ENODEV (removed, or its module is going),
- * -ENOMEM.
+ * -EACCES, -ENOMEM.
  */
 int sysfs_open(struct sysfs_dirent *sd, int flags, struct sysfs_open_file **out);
+#define SYSFS_OPEN_READ 1
+#define SYSFS_OPEN_WRITE 2
+/*
+ * 2.6.15's check_perm, at open: for reading, a read bit in the mode and a
+ * show() in the kobject type's sysfs_ops; for writing, a write bit and a
+ * store(); else -EACCES. flags as sysfs_open's.
+ */
+int sysfs_check_perm(struct sysfs_open_file *of, int flags);
 /*
  * Up to size bytes from the file's position; 0 at the end. The first read
  * (and the first after a write) calls show() once; the others are served

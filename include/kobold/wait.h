@@ -42,8 +42,8 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 /*
  * Sleeps until wake_up() has marked the entry, or kthread_stop() has asked
- * the thread to end (or, if interruptible, until Ctrl-C): -EINTR then, else
- * 0. A wake-up between prepare_to_wait and this call is not lost.
+ * the thread to end, or, if interruptible, until a signal (Ctrl-C in the
+ * kernel's shell): -ERESTARTSYS then, else 0. A wake-up between prepare_to_wait and this call is not lost.
  */
 int schedule_wait(struct wait_queue_entry *wait, bool interruptible);
 /* Wakes every waiter; any context, interrupt handlers included. */
@@ -76,7 +76,7 @@ void wake_up(struct wait_queue_head *wq);
 		if (!(condition))                                    \
 			(void)__wait_event(&(wq), condition, false); \
 	} while (0)
-/* The same, but Ctrl-C ends it early with -EINTR (Linux: -ERESTARTSYS). */
+/* The same, but a signal (Ctrl-C) ends it early with -ERESTARTSYS, as 2.6's. */
 #define wait_event_interruptible(wq, condition) \
 	((condition) ? 0 : __wait_event(&(wq), condition, true))
 

@@ -153,7 +153,7 @@ def ctrl_c(s):
     except AssertionError as e:
         if str(e).startswith("timed out"):
             raise AssertionError("Ctrl-C did not end the waiting read within 2 s: a reader must sleep with "
-                                 "wait_event_interruptible and return -EINTR")
+                                 "wait_event_interruptible and return -ERESTARTSYS")
         raise
     out = s.k.output()
     expect("read: /dev/kring: Interrupted system call" in out, "after Ctrl-C, read 3 printed:\n%s" % out)

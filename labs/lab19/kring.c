@@ -97,8 +97,8 @@ static ssize_t kring_read(struct file *file, char *buf, size_t n, loff_t *pos)
 
 	/*
 	 * TODO (step 2): on an empty ring, sleep on kring_readers until it has
-	 * an item (wait_event_interruptible), and return -EINTR if Ctrl-C ends
-	 * the wait. Another reader may take the item first: then wait again.
+	 * an item (wait_event_interruptible), and return -ERESTARTSYS if Ctrl-C
+	 * ends the wait. Another reader may take the item first: then wait again.
 	 */
 	spin_lock(&kring_lock);
 	taken = kring_take(&item);

@@ -47,7 +47,7 @@ static bool has_room(void) { return scullp.len < scullp.size; }
 
 /*
  * Called and returns with the lock held: 0 once ready() holds, or -EAGAIN
- * (O_NONBLOCK), -EINTR (a signal). The lock is let go while it sleeps, or
+ * (O_NONBLOCK), -ERESTARTSYS (a signal). The lock is let go while it sleeps, or
  * the process that would make ready() true could never take it.
  */
 static int scullp_wait(struct file *file, struct wait_queue_head *q, bool (*ready)(void))
@@ -121,7 +121,7 @@ static long scullp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	/* TODO: refuse any other type (the magic letter) at once. */
 	if (mutex_lock_interruptible(&scullp.lock))
-		return -EINTR;
+		return -ERESTARTSYS;
 	switch (cmd) {
 	/* TODO: SCULLP_IOCRESET, SCULLP_IOCGSIZE and SCULLP_IOCGCOUNT (put_user). */
 	case SCULLP_IOCSSIZE:

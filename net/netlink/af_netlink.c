@@ -64,8 +64,9 @@ static ssize_t netlink_recvmsg(struct socket *sock, char *buf, size_t size, int 
 		r = netlink_dequeue(nlk, buf, size, flags, &info->full);
 		if (r != -EAGAIN || nonblock)
 			break;
-		if (wait_event_user(nlk->wait, netlink_readable(nlk)))
-			return -EINTR;
+		r = wait_event_interruptible(nlk->wait, netlink_readable(nlk));
+		if (r)
+			return r; /* -ERESTARTSYS: again after SA_RESTART, as 2.6's sock_intr_errno */
 	}
 	if (r >= 0) {
 		memcpy(info->addr, &from, sizeof(from));

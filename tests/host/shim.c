@@ -11,6 +11,7 @@
 #include <kobold/slab.h>
 #include <kobold/string.h>
 #include <kobold/sched.h>
+#include <kobold/signal.h>
 #include <kobold/wait.h>
 #include <kobold/workqueue.h>
 
@@ -244,9 +245,22 @@ void wait_for_flag(volatile bool *flag)
 /* A test's stand-in for the interrupt that would arrive while the CPU idles. */
 void (*host_idle_hook)(void);
 
+/* A deadline set and passed (any but 0 on the host) stands for a signal pending, as in the kernel. */
+static u64 host_signal_deadline;
+
+u64 signal_set_deadline(u64 deadline_ns)
+{
+	u64 old = host_signal_deadline;
+
+	host_signal_deadline = deadline_ns;
+	return old;
+}
+
 /* Nothing else runs beside a host test: a sleeper nobody has woken would sleep for ever. */
 int schedule_wait(struct wait_queue_entry *wait, bool interruptible)
 {
+	if (!wait->woken && interruptible && host_signal_deadline)
+		return -ERESTARTSYS;
 	if (!wait->woken && host_idle_hook)
 		host_idle_hook();
 	if (WARN(!wait->woken, "schedule_wait: nothing will wake this on the host"))

@@ -3,6 +3,7 @@
 #include <kobold/errno.h>
 #include <kobold/fs.h>
 #include <kobold/ktest.h>
+#include <kobold/slab.h>
 
 #define DIR "/tmp/ktattr"
 
@@ -156,6 +157,30 @@ static void attr_only_root_gives_files_away(struct ktest *t)
 	KTEST_EXPECT_EQ(t, t_stat(DIR "/mine", 0).gid, 5);
 }
 
+/* 2.6's in_group_p: a supplementary group counts as the caller's, for chown and for S_ISGID. */
+static void attr_owner_chgrp_to_a_supplementary_group(struct ktest *t)
+{
+	struct group_info *gi = kmalloc(sizeof(*gi) + 2 * sizeof(gi->gid[0]));
+
+	KTEST_ASSERT_TRUE(t, gi);
+	atomic_set(&gi->usage, 1);
+	gi->ngroups = 2;
+	gi->gid[0] = 7; /* sorted, as setgroups leaves them */
+	gi->gid[1] = 9;
+	current->user.group_info = gi;
+	be(1000, 100);
+	KTEST_EXPECT_TRUE(t, in_group_p(100) && in_group_p(7) && in_group_p(9) && !in_group_p(8));
+	KTEST_EXPECT_EQ(t, t_chown(DIR "/mine", -1, 9, LOOKUP_FOLLOW), 0);
+	KTEST_EXPECT_EQ(t, t_chown(DIR "/mine", -1, 8, LOOKUP_FOLLOW), -EPERM);
+	KTEST_EXPECT_EQ(t, t_chmod(DIR "/mine", 02750), 0);
+	KTEST_EXPECT_EQ(t, t_stat(DIR "/mine", 0).gid, 9);
+	KTEST_EXPECT_EQ(t, t_stat(DIR "/mine", 0).mode, S_IFREG | 02750); /* kept: 9 is its group */
+	KTEST_EXPECT_EQ(t, t_chown(DIR "/mine", -1, 100, LOOKUP_FOLLOW), 0);
+	be(0, 0);
+	current->user.group_info = NULL;
+	kfree(gi);
+}
+
 /* sysfs makes an inode per lookup: the change lives in its node, seen by the next stat. */
 static void attr_sysfs_keeps_a_change(struct ktest *t)
 {
@@ -199,6 +224,7 @@ static const struct ktest_case attr_cases[] = {
 	KTEST_CASE(attr_chown_minus_one_and_set_id_bits),
 	KTEST_CASE(attr_lchown_changes_the_link_itself),
 	KTEST_CASE(attr_only_root_gives_files_away),
+	KTEST_CASE(attr_owner_chgrp_to_a_supplementary_group),
 	KTEST_CASE(attr_sysfs_keeps_a_change),
 	KTEST_CASE(attr_devtmpfs_nodes_are_roots),
 	KTEST_END,

@@ -70,6 +70,7 @@ static void strscpy_truncates_safely(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, sysfs_streq("add\n", "add"));
 	KTEST_EXPECT_FALSE(t, sysfs_streq("add\n\n", "add"));
 	KTEST_EXPECT_STREQ(t, kstrerror(-ENODEV), "No such device");
+	KTEST_EXPECT_STREQ(t, kstrerror(-ERESTARTSYS), "Interrupted system call");
 }
 
 static const struct ktest_case kstrtox_cases[] = {

@@ -1,6 +1,7 @@
 /* locking_test.c: atomic_t and kref, the spinlock and rwlock debugging, and the sleeping locks' counts when uncontended. */
 #include <kobold/atomic.h>
 #include <kobold/completion.h>
+#include <kobold/errno.h>
 #include <kobold/kref.h>
 #include <kobold/ktest.h>
 #include <kobold/lockdep.h>
@@ -9,6 +10,7 @@
 #include <kobold/rwsem.h>
 #include <kobold/sched.h>
 #include <kobold/semaphore.h>
+#include <kobold/signal.h>
 #include <kobold/spinlock.h>
 
 /* A case's report turned lock debugging off: on again for the next case and suite. */
@@ -221,6 +223,29 @@ static void locking_completion_counts_each_complete(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, try_wait_for_completion(&done));
 }
 
+/* A signal ends the interruptible waits as 2.6.15's: -EINTR from the locks, -ERESTARTSYS from the waits. */
+static void locking_interrupted_waits_return_what_2_6_returns(struct ktest *t)
+{
+	DECLARE_WAIT_QUEUE_HEAD(wq);
+	DECLARE_COMPLETION(done);
+	struct semaphore sem;
+	DEFINE_MUTEX(m);
+	u64 old;
+
+	sema_init(&sem, 0);
+	m.locked = 1;		      /* as if another task held it: lockdep sees no recursion */
+	old = signal_set_deadline(1); /* passed: a signal pending, and no ^C echoed */
+	KTEST_EXPECT_EQ(t, mutex_lock_interruptible(&m), -EINTR);
+	KTEST_EXPECT_EQ(t, down_interruptible(&sem), -EINTR);
+	KTEST_EXPECT_EQ(t, wait_for_completion_interruptible(&done), -ERESTARTSYS);
+	KTEST_EXPECT_EQ(t, wait_event_interruptible(wq, false), -ERESTARTSYS);
+	signal_set_deadline(old);
+	KTEST_EXPECT_EQ(t, sem.count, 0);
+	KTEST_EXPECT_TRUE(t, m.locked == 1 && !m.owner);
+	KTEST_EXPECT_TRUE(t, list_empty(&wq.head) && list_empty(&sem.wait.head));
+	m.locked = 0;
+}
+
 static void locking_might_sleep_in_atomic_is_reported(struct ktest *t)
 {
 	u32 seq = log_seq();
@@ -250,6 +275,7 @@ static const struct ktest_case locking_cases[] = {
 	KTEST_CASE(locking_mutex_has_one_owner),
 	KTEST_CASE(locking_rwsem_readers_or_one_writer),
 	KTEST_CASE(locking_completion_counts_each_complete),
+	KTEST_CASE(locking_interrupted_waits_return_what_2_6_returns),
 	KTEST_CASE(locking_might_sleep_in_atomic_is_reported),
 	KTEST_END,
 };

@@ -71,6 +71,9 @@ static const struct sysfs_ops sobj_ops_noshow = { .store = sobj_store };
 static struct kobj_type sobj_ktype = { .release = sobj_release, .sysfs_ops = &sobj_ops };
 static struct kobj_type sobj_ktype_noshow = { .release = sobj_release,
 					      .sysfs_ops = &sobj_ops_noshow };
+static const struct sysfs_ops sobj_ops_nostore = { .show = sobj_show };
+static struct kobj_type sobj_ktype_nostore = { .release = sobj_release,
+					       .sysfs_ops = &sobj_ops_nostore };
 
 static struct attribute attr_rw = { .name = "rw", .mode = 0644 };
 static struct attribute attr_ro = { .name = "ro", .mode = 0444 };
@@ -286,17 +289,64 @@ static void sysfs_missing_callbacks_deny_access(struct ktest *t)
 	sobj_remove(a);
 }
 
-/* Opens the file at path, as the shell's open does: look up, open, drop the lookup's reference. */
-static int t_open(const char *path, struct sysfs_open_file **of)
+/* Opens the file at path, checked at open as flags say: look up, open, drop the lookup's reference. */
+static int t_open_as(const char *path, int flags, struct sysfs_open_file **of)
 {
 	struct sysfs_dirent *sd;
 	int err = sysfs_lookup(NULL, path, true, &sd);
 
 	if (err)
 		return err;
-	err = sysfs_open(sd, 0, of);
+	err = sysfs_open(sd, flags, of);
 	sysfs_put(sd);
 	return err;
+}
+
+/* As the shell's open does: checked at each read and write only. */
+static int t_open(const char *path, struct sysfs_open_file **of) { return t_open_as(path, 0, of); }
+
+/* 0 if path opens as flags say (and closes it), else the open's error. */
+static int t_open_check(const char *path, int flags)
+{
+	struct sysfs_open_file *of;
+	int err = t_open_as(path, flags, &of);
+
+	if (!err)
+		sysfs_close(of);
+	return err;
+}
+
+/* 2.6.15's check_perm: a read bit and show() to read, a write bit and store() to write. */
+static void sysfs_open_checks_mode_and_callbacks(struct ktest *t)
+{
+	const int rw = SYSFS_OPEN_READ | SYSFS_OPEN_WRITE;
+	struct sobj *a = sobj_add("ktest_perm", NULL);
+	bool live = owner_mod.live;
+
+	KTEST_ASSERT_TRUE(t, a);
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_rw), 0);
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_ro), 0);
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_wo), 0);
+	KTEST_ASSERT_EQ(t, sysfs_create_file(&a->kobj, &attr_owned), 0);
+	owner_mod.live = true;
+	owner_mod.refcnt = 0;
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/rw", rw), 0);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/ro", SYSFS_OPEN_READ), 0);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/ro", SYSFS_OPEN_WRITE), -EACCES);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/wo", SYSFS_OPEN_WRITE), 0);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/wo", rw), -EACCES);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/wo", 0), 0); /* checked at the read */
+	a->kobj.ktype = &sobj_ktype_noshow;			      /* a read bit, but no show() */
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/rw", SYSFS_OPEN_READ), -EACCES);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/rw", SYSFS_OPEN_WRITE), 0);
+	a->kobj.ktype = &sobj_ktype_nostore; /* a write bit, but no store() */
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/rw", SYSFS_OPEN_WRITE), -EACCES);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/rw", SYSFS_OPEN_READ), 0);
+	KTEST_EXPECT_EQ(t, t_open_check("/sys/ktest_perm/owned", SYSFS_OPEN_WRITE), -EACCES);
+	KTEST_EXPECT_EQ(t, owner_mod.refcnt, 0); /* a refused open pins nothing */
+	owner_mod.live = live;
+	a->kobj.ktype = &sobj_ktype;
+	sobj_remove(a);
 }
 
 static void sysfs_open_file_outlives_its_object(struct ktest *t)
@@ -628,6 +678,7 @@ static const struct ktest_case sysfs_cases[] = {
 	KTEST_CASE(sysfs_listing_is_sorted),
 	KTEST_CASE(sysfs_read_write_and_permissions),
 	KTEST_CASE(sysfs_missing_callbacks_deny_access),
+	KTEST_CASE(sysfs_open_checks_mode_and_callbacks),
 	KTEST_CASE(sysfs_open_file_outlives_its_object),
 	KTEST_CASE(sysfs_read_serves_one_snapshot_by_offset),
 	KTEST_CASE(shell_write_all_retries_short_stores),
