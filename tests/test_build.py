@@ -111,6 +111,16 @@ def test_make_test_installs_every_optional_tool_the_tests_use():
     assert "KOBOLD_DEBUG_KERNEL=build/debug/kobold.elf" in test, test
 
 
+def test_a_student_checks_labs_without_the_optional_tools():
+    """check-lab and grade need QEMU, python3 and pexpect, not make test's gdb, graphviz or clang."""
+    for target in (["check-lab", "LAB=1"], ["grade"]):
+        out = make_n(*target)
+        for tool in ("qemu-system-i386", "python3", "py:pexpect"):
+            assert re.search(r"need\.sh \S*%s " % re.escape(tool), out), (target, tool, out)
+        for tool in ("gdb", "dot", "clang"):
+            assert not re.search(r"need\.sh \S*%s " % re.escape(tool), out), (target, tool, out)
+
+
 def test_ci_installs_what_doctor_checks():
     with open(os.path.join(ROOT, ".ci", "run")) as f:
         ci = f.read()
