@@ -315,6 +315,8 @@ def failslab_boot(n, qemu_args):
             assert re.search(r"\] \w+: no interrupt: ", text), text[-3000:]  # said, not silent
         done = fast(k).run("failslab").startswith("armed")
         assert m or done, "failslab.nth=%d: no failure seen:\n%s" % (n, text[-3000:])
+        if done:
+            k.run("failslab off")  # the walk's end: the checks below must not fail instead
         out = k.run("kobjects") + k.run("meminfo -c")
         text = k.transcript()
         assert "BUG" not in text and "WARNING" not in text, "failslab.nth=%d:\n%s" % (n, text[-3000:])
@@ -325,13 +327,14 @@ def failslab_boot(n, qemu_args):
 
 
 def test_failslab_boot_sample(virtio_disk):
-    """make failslab-boot's check on four boots of its walk, each of which it once
-    failed (where they were when found; the allocations move as the boot changes):
-    the idle thread's panic (2), a failure in a GCC clone, device_create_vargs.part.0
-    (122), ttyS0's tty (190: the shell's panic), and the rtc class (299: rtc_cmos's
-    registration oopsed on the class's ERR_PTR)."""
+    """make failslab-boot's check on a boot past its end and on four boots of its
+    walk that it once failed (where they were when found; they move as the boot
+    changes): the idle thread's panic (2), a failure in a GCC clone,
+    device_create_vargs.part.0 (122), ttyS0's tty (190: the shell's panic), and
+    the rtc class (299: rtc_cmos's registration oopsed on the class's ERR_PTR)."""
     for n in (2, 122, 190, 299):
         assert failslab_boot(n, virtio_disk) in ("panic", "failed"), n
+    assert failslab_boot(100000, virtio_disk) == "done"  # the walk's end
 
 
 def test_failslab_walk_virtio_blk_probe(boot_with, virtio_disk):
