@@ -1,5 +1,5 @@
 """long_failslab_boot.py: failslab.nth=N for every allocation of the boot, a
-boot each (about 1,050 boots, 15 minutes). Not part of make test (its name does
+boot each (about 1,170 boots, 10 minutes). Not part of make test (its name does
 not start with test_); make failslab-boot runs it, and make test a few of its
 boots (test_reliability.py's test_failslab_boot_sample)."""
 from test_reliability import failslab_boot, virtio_disk  # noqa: F401 (a fixture)
