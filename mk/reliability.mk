@@ -74,7 +74,7 @@ hotplug-soak: deps $(KERNEL) $(DISK)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_HOTPLUG_SOAK=$(SOAK_CYCLES) $(PYTHON) -m pytest -q -s \
 		tests/test_hotplug.py -k soak
 
-# A boot for each allocation of the boot (failslab.nth=N): about 350 boots.
+# A boot for each allocation of the boot (failslab.nth=N): about 1,170 boots.
 failslab-boot: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) -m pytest -q tests/long_failslab_boot.py
 

@@ -288,6 +288,55 @@ def virtio_disk(tmp_path):
             "-device", "virtio-blk-pci,drive=vd0,serial=KOBOLD-REL"]
 
 
+# The panics of the boot (kernel/main.c) for the parts it cannot do without, as
+# 2.6's boot panics when an early allocation (alloc_bootmem) fails.
+ESSENTIAL = re.compile(r"PANIC: .*(sched_init: no memory for the idle thread|kthreadd: no memory|"
+                       r"(the device model|the VFS|the block layer) could not start|"
+                       r"no ttyS0: no console for the shell)")
+# [\w.]: GCC's clones have dots in their names (device_create_vargs.part.0).
+FORCED = re.compile(r"forcing a failure: kmalloc\(\d+\)\n[^\n]*? at ([\w.]+)\+(?:.*\n)[^\n]*from ([\w.]+)")
+
+
+def failslab_boot(n, qemu_args):
+    """A boot with failslab.nth=n: it stops with the panic of a part it cannot do
+    without ("panic"), or reaches the prompt with no BUG or WARNING, before and
+    after kobjects walks every live kobject and meminfo -c checks every object,
+    the failure seen ("failed") or still to come ("done": the boot made fewer)."""
+    k = kobold.Kobold("failslab.nth=%d" % n, qemu_args=qemu_args)
+    try:
+        try:
+            k.wait_prompt()
+        except kobold.KernelPanic:
+            assert ESSENTIAL.search(k.transcript()), k.transcript()[-3000:]
+            return "panic"
+        text = k.transcript()
+        m = FORCED.search(text)
+        if m and m.group(2) in ("time_init", "serial8250_probe", "i8042_probe"):
+            assert re.search(r"\] \w+: no interrupt: ", text), text[-3000:]  # said, not silent
+        done = fast(k).run("failslab").startswith("armed")
+        assert m or done, "failslab.nth=%d: no failure seen:\n%s" % (n, text[-3000:])
+        if done:
+            k.run("failslab off")  # the walk's end: the checks below must not fail instead
+        out = k.run("kobjects") + k.run("meminfo -c")
+        text = k.transcript()
+        assert "BUG" not in text and "WARNING" not in text, "failslab.nth=%d:\n%s" % (n, text[-3000:])
+        assert out.startswith("REFS STATE") and out.strip().endswith(", 0 damaged"), out
+        return "done" if done else "failed"
+    finally:
+        k.close()
+
+
+def test_failslab_boot_sample(virtio_disk):
+    """make failslab-boot's check on a boot past its end and on four boots of its
+    walk that it once failed (where they were when found; they move as the boot
+    changes): the idle thread's panic (2), a failure in a GCC clone,
+    device_create_vargs.part.0 (122), ttyS0's tty (190: the shell's panic), and
+    the rtc class (299: rtc_cmos's registration oopsed on the class's ERR_PTR)."""
+    for n in (2, 122, 190, 299):
+        assert failslab_boot(n, virtio_disk) in ("panic", "failed"), n
+    assert failslab_boot(100000, virtio_disk) == "done"  # the walk's end
+
+
 def test_failslab_walk_virtio_blk_probe(boot_with, virtio_disk):
     k = fast(boot_with(qemu_args=virtio_disk))
     assert "vda" in k.run("ls /sys/class/block"), k.transcript()

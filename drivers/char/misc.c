@@ -97,14 +97,16 @@ void misc_deregister(struct miscdevice *misc)
 int misc_init(void)
 {
 	int err = register_chrdev(MISC_MAJOR, "misc", &misc_fops);
+	struct class *cls;
 
 	if (err < 0)
 		return err;
-	misc_class = class_create(THIS_MODULE, "misc");
-	if (IS_ERR(misc_class)) {
+	cls = class_create(THIS_MODULE, "misc");
+	if (IS_ERR(cls)) { /* misc_class stays NULL: devices register without a class */
 		unregister_chrdev(MISC_MAJOR, "misc");
-		return (int)PTR_ERR(misc_class);
+		return (int)PTR_ERR(cls);
 	}
+	misc_class = cls;
 	misc_class->devnode = misc_devnode;
 	return 0;
 }

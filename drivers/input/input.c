@@ -212,9 +212,11 @@ void input_report_key(struct input_dev *idev, unsigned int code, int value)
 
 int input_init(void)
 {
-	input_class = class_create(THIS_MODULE, "input");
-	if (IS_ERR(input_class))
-		return (int)PTR_ERR(input_class);
+	struct class *cls = class_create(THIS_MODULE, "input");
+
+	if (IS_ERR(cls))
+		return (int)PTR_ERR(cls); /* input_class stays NULL: devices register without a class */
+	input_class = cls;
 	input_class->dev_uevent = input_dev_uevent;
 	input_class->devnode = input_devnode;
 	return 0;

@@ -132,9 +132,11 @@ void rtc_device_unregister(struct rtc_device *rtc)
 
 int rtc_class_init(void)
 {
-	rtc_class = class_create(THIS_MODULE, "rtc");
-	if (IS_ERR(rtc_class))
-		return (int)PTR_ERR(rtc_class);
+	struct class *cls = class_create(THIS_MODULE, "rtc");
+
+	if (IS_ERR(cls))
+		return (int)PTR_ERR(cls); /* rtc_class stays NULL: clocks register without a class */
+	rtc_class = cls;
 	rtc_class->dev_groups = rtc_groups;
 	return 0;
 }

@@ -23,11 +23,12 @@ void tty_unregister_device(struct device *dev)
 
 int tty_class_init(void)
 {
+	struct class *cls = class_create(THIS_MODULE, "tty");
 	struct device *console, *tty0;
 
-	tty_class = class_create(THIS_MODULE, "tty");
-	if (IS_ERR(tty_class))
-		return (int)PTR_ERR(tty_class);
+	if (IS_ERR(cls))
+		return (int)PTR_ERR(cls); /* tty_class stays NULL: ttys register without a class */
+	tty_class = cls;
 	/* /dev/console (the first console) and tty0 (the VGA one): /sys/devices/virtual/tty */
 	console = tty_register_device(MKDEV(TTYAUX_MAJOR, 1), NULL, "console");
 	if (IS_ERR(console))
