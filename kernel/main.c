@@ -61,11 +61,21 @@ void ktest_print(const char *fmt, ...)
 	console_write(buf, (size_t)n);
 }
 
-/* Built-in drivers of the PC's own devices; one that fails is said, and boot goes on. */
+/*
+ * Built-in drivers of the PC's own devices; one that fails is said, and boot
+ * goes on. Each class is tried whatever became of the one before, as 2.6's
+ * initcalls each ran (a class left NULL: its devices register without one).
+ */
 static void legacy_drivers_init(void)
 {
-	if (tty_class_init() || rtc_class_init() || input_init() || misc_init())
-		pr_err("tty, rtc, input, misc: classes not registered\n");
+	if (tty_class_init())
+		pr_err("tty: class not registered\n");
+	if (rtc_class_init())
+		pr_err("rtc: class not registered\n");
+	if (input_init())
+		pr_err("input: class not registered\n");
+	if (misc_init())
+		pr_err("misc: class not registered\n");
 	if (serial8250_init())
 		pr_err("serial8250: driver not registered\n");
 	if (i8042_init() || atkbd_init())

@@ -317,6 +317,10 @@ def failslab_boot(n, qemu_args):
         assert m or done, "failslab.nth=%d: no failure seen:\n%s" % (n, text[-3000:])
         if done:
             k.run("failslab off")  # the walk's end: the checks below must not fail instead
+        classes = shell_lines(k.run("ls /sys/class"))
+        for c in ("tty", "rtc", "input", "misc"):  # each tried, whatever became of the others
+            assert c in classes or "%s: class not registered" % c in text, \
+                "failslab.nth=%d: no /sys/class/%s and no word why:\n%s" % (n, c, text[-3000:])
         out = k.run("kobjects") + k.run("meminfo -c")
         text = k.transcript()
         assert "BUG" not in text and "WARNING" not in text, "failslab.nth=%d:\n%s" % (n, text[-3000:])
@@ -331,7 +335,8 @@ def test_failslab_boot_sample(virtio_disk):
     walk that it once failed (where they were when found; they move as the boot
     changes): the idle thread's panic (2), a failure in a GCC clone,
     device_create_vargs.part.0 (122), ttyS0's tty (190: the shell's panic), and
-    the rtc class (299: rtc_cmos's registration oopsed on the class's ERR_PTR)."""
+    the rtc class (299: rtc_cmos's registration oopsed on the class's ERR_PTR, and
+    the input and misc classes were not tried after it)."""
     for n in (2, 122, 190, 299):
         assert failslab_boot(n, virtio_disk) in ("panic", "failed"), n
     assert failslab_boot(100000, virtio_disk) == "done"  # the walk's end
