@@ -185,7 +185,11 @@ static long time_left(long r, bool ok)
 	return !ok && r == -ERESTARTNOHAND ? -EINTR : r;
 }
 
-/* A timespec's ticks (-1: none); a negative one is EINVAL, as 2.6.16's. */
+/*
+ * A timespec's ticks (-1: none); a negative one is EINVAL, as 2.6.16's pselect6
+ * and, from 2.6.28 (poll_select_set_timeout), ppoll: 2.6.16's ppoll slept for
+ * ever on a negative tv_sec.
+ */
 static int ts_ticks(s64 sec, long nsec, long *ticks)
 {
 	if (sec < 0 || nsec < 0)

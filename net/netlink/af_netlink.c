@@ -66,7 +66,7 @@ static ssize_t netlink_recvmsg(struct socket *sock, char *buf, size_t size, int 
 			break;
 		r = wait_event_interruptible(nlk->wait, netlink_readable(nlk));
 		if (r)
-			return r; /* -ERESTARTSYS: again after SA_RESTART, as 2.6's sock_intr_errno */
+			return r; /* -ERESTARTSYS: again after SA_RESTART, as 2.6's sock_intr_errno (no SO_RCVTIMEO) */
 	}
 	if (r >= 0) {
 		memcpy(info->addr, &from, sizeof(from));
