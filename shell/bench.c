@@ -328,7 +328,7 @@ static int cmd_bench(int argc, char **argv)
 		err = bench_switch(n);
 	else
 		err = argv[1][0] == 'i' ? bench_ipi(n) : bench_devmodel(n);
-	if (err == -EINTR)
+	if (sh_interrupted(err))
 		return 130; /* Ctrl-C: the shell says ^C */
 	if (err) {
 		sh_err("bench: %s\n", kstrerror(err));

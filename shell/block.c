@@ -125,7 +125,7 @@ static int parse_u64(const char *s, const char *what, u64 *v)
 
 static int blk_error(const char *disk, int err)
 {
-	if (err == -EINTR)
+	if (sh_interrupted(err))
 		return 130; /* Ctrl-C: the shell says ^C */
 	sh_err("blk: %s: %s\n", disk, kstrerror(err));
 	return 1;

@@ -243,7 +243,7 @@ static int cmd_rm(int argc, char **argv)
 		}
 		err = recursive ? remove_tree(argv[i]) : vfs_unlink(shell_cwd(), argv[i]);
 
-		if (err == -EINTR)
+		if (sh_interrupted(err))
 			return 130;
 		if (err && !(force && err == -ENOENT) && err != -EIO)
 			status |= fail_on("rm", "cannot remove", argv[i], err);
