@@ -308,12 +308,18 @@ OOPS = re.compile(r"^(?:\[[ 0-9.]*\] )?(?:BUG:|Oops|PANIC|WARNING:|Kernel panic)
 LOST = ("kernel panic", "timed out waiting", "QEMU exited early")
 
 
+def at_step(e, step):
+    """A failure's message naming the step it came at: its first line (`kernel panic`,
+    ...) followed by "(at `STEP`)", then the rest, so that explain() still knows it."""
+    first, _, rest = str(e).partition("\n")
+    return "%s (at `%s`)\n%s" % (first.rstrip(":"), step, rest)
+
+
 def explain(text, limit=12):
     """The lines of a failure worth showing: the message's first line, the failure that
     failslab injected (and where) if one came before, and the oops, BUG or PANIC block
     with the two lines before it (what ran); when the kernel stopped answering, its last
-    lines; else
-    the checker's own message, its first 2 * limit lines and how many more there were."""
+    lines; else the checker's own message, its first 2 * limit lines and how many more there were."""
     lines = text.split("\n")
     at = next((i for i, l in enumerate(lines) if OOPS.match(l)), None)
     if at is not None:

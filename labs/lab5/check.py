@@ -5,7 +5,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
+from labcheck import at_step, expect, expect_eq, expect_same, run  # noqa: E402
 
 # What a solution may change (scripts/grade-class reports any other file), and the
 # lines it adds to the docs' transcripts marked <!-- check: labs="5" -->.
@@ -39,9 +39,7 @@ def walk(s):
             else:
                 end = "the walk did not end: modprobe kpipe makes more than 400 allocations"
         except AssertionError as e:  # a panic or a lost prompt
-            n = len(steps) + 1
-            first, _, rest = str(e).partition("\n")
-            end = "%s (at `failslab %d %s`)\n%s" % (first.rstrip(":"), n, LOAD, rest)
+            end = at_step(e, "failslab %d %s" % (len(steps) + 1, LOAD))
         s.walk_result = (steps, end)
     return s.walk_result
 

@@ -7,7 +7,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from labcheck import expect, expect_eq, expect_same, run  # noqa: E402
+from labcheck import at_step, expect, expect_eq, expect_same, run  # noqa: E402
 import kobold  # noqa: E402  (labcheck puts tests/ on the path)
 
 # What a solution may change (scripts/grade-class reports any other file), and the
@@ -170,8 +170,7 @@ def failslab(s, n):
     try:
         return s.run("failslab %d %s" % (n, BIND))
     except AssertionError as e:
-        first, _, rest = str(e).partition("\n")
-        raise type(e)("%s (at `failslab %d %s`)\n%s" % (first.rstrip(":"), n, BIND, rest)) from None
+        raise type(e)(at_step(e, "failslab %d %s" % (n, BIND))) from None
 
 
 def failed_probe_unwinds(s):
