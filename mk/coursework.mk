@@ -16,7 +16,7 @@ lab-deps:
 check-lab: lab-deps $(KERNEL)
 	@[ -n "$(LAB)" ] || { echo "usage: make check-lab LAB=N   (the labs are in docs/labs/)" >&2; exit 2; }
 	@[ -f labs/lab$(LAB)/check.py ] || { echo "kobold: there is no lab $(LAB); see docs/labs/" >&2; exit 2; }
-	$(Q)KOBOLD_KERNEL=$(KERNEL) $(PYTHON) labs/lab$(LAB)/check.py
+	$(Q)KOBOLD_KERNEL=$(KERNEL) LABCHECK_LOG=labs/lab$(LAB)/.progress $(PYTHON) labs/lab$(LAB)/check.py
 
 # Every lab's checker on this tree: points per check, a score per lab, a total.
 grade: lab-deps $(KERNEL)

@@ -29,6 +29,9 @@ kernel with another device or a disk boots every time, as every kernel does
 with LABCHECK_SNAPSHOT=0. The JSON says how many boots and restores a
 checker made and the CPU it took.
 
+With LABCHECK_LOG=FILE (`make check-lab` names labs/labN/.progress) each run
+adds a line to FILE, and a lab done ends with the time on it (labprogress.py).
+
 LABCHECK_STOP_AT_FAIL=1 stops at the first failed check (the rest fail as not
 run): for tests that only need to see a tree fail, without a boot per check.
 """
@@ -47,6 +50,7 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import kobold  # noqa: E402
+import labprogress  # noqa: E402
 
 COLOUR = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
 # How long a boot may take to reach the prompt (a second or two, unloaded).
@@ -442,8 +446,14 @@ def run(title, checks, argv=None):
         s.end()
         save(title, checks, results, status, s)
     total = len(checks)
+    log = labprogress.log_path()
+    if log:
+        labprogress.append(log, passed, total)
     if passed == total:
         print(paint("%d of %d checks pass: the lab is done." % (passed, total), "32;1"))
+        spent = labprogress.summary(log) if log else None
+        if spent:
+            print(spent)
         return 0
     print(paint("%d of %d checks pass." % (passed, total), "31;1")
           + " Fix the first FAIL, then run the checker again.")
