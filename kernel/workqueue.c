@@ -147,7 +147,7 @@ void destroy_workqueue(struct workqueue_struct *wq)
 bool cancel_work(struct work_struct *work)
 {
 	unsigned long flags = local_irq_save();
-	bool was = !list_empty(&work->entry); /* pending and off the list: cancel_work_sync holds it */
+	bool was = work->pending && !list_empty(&work->entry); /* off the list: cancel_work_sync's */
 
 	if (was) {
 		list_del_init(&work->entry);
@@ -165,9 +165,10 @@ bool cancel_work(struct work_struct *work)
 static bool grab_pending(struct work_struct *work)
 {
 	unsigned long flags = local_irq_save();
-	bool was = !list_empty(&work->entry);
+	bool was = work->pending && !list_empty(&work->entry);
 
-	list_del_init(&work->entry);
+	if (was)
+		list_del_init(&work->entry);
 	work->pending = true;
 	local_irq_restore(flags);
 	return was;
