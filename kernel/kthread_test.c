@@ -6,7 +6,8 @@
  * thread runs on its CPU, busy threads run on every CPU at once, a CPU
  * taken down gives its threads to the others, set_cpus_allowed moves a
  * running thread (through [migration/N]) and the tick's load balancing
- * pulls threads to a busy CPU, leaving the bound ones where they are.
+ * pulls threads to a busy CPU, leaving the bound ones where they are;
+ * cancel_work_sync waits for a work item running on another CPU.
  */
 #include <asm/io.h>
 #include <kobold/clock.h>
@@ -292,6 +293,57 @@ static void kthread_flush_workqueue_waits_for_the_worker(struct ktest *t)
 	destroy_workqueue(s.wq);
 }
 
+/* A work item that runs until the thread cancelling it sleeps waiting for it. */
+struct long_work {
+	struct work_struct work;
+	struct task_struct *canceller;
+	volatile int cancelling, done;
+	unsigned int cpu;
+};
+
+static void long_fn(struct work_struct *work)
+{
+	struct long_work *w = container_of(work, struct long_work, work);
+	u64 deadline = ktime_get_ns() + 1000 * 1000000ULL;
+
+	w->cpu = smp_processor_id();
+	while (!(w->cancelling && w->canceller->state != TASK_RUNNING) && ktime_get_ns() < deadline)
+		cpu_relax(); /* a canceller that does not wait returns meanwhile */
+	mdelay(5);
+	w->done = 1;
+}
+
+/*
+ * cancel_work_sync (2.6.22) on an item running on CPU 1 (on one CPU, in
+ * ktest/0): it returns only once the run has ended, so the item's owner
+ * may free it. cancel_work alone would return at once.
+ */
+static void kthread_cancel_work_sync_waits_for_a_running_item(struct ktest *t)
+{
+	struct long_work w = { .canceller = current };
+	struct workqueue_struct *wq = create_workqueue("ktest");
+	unsigned long mine = current->cpus_allowed;
+	bool two = num_online_cpus() >= 2;
+
+	KTEST_ASSERT_TRUE(t, wq != NULL);
+	INIT_WORK(&w.work, long_fn);
+	if (two) /* queued on CPU 1: its worker, ktest/1, runs it */
+		KTEST_EXPECT_EQ(t, set_cpus_allowed(current, 1UL << 1), 0);
+	queue_work(wq, &w.work);
+	if (two)
+		KTEST_EXPECT_EQ(t, set_cpus_allowed(current, 1UL << 0), 0);
+	for (int i = 0; i < 1000 && work_pending(&w.work); i++)
+		msleep(1);
+	KTEST_EXPECT_FALSE(t, work_pending(&w.work)); /* it runs */
+	w.cancelling = 1;
+	KTEST_EXPECT_FALSE(t, cancel_work_sync(&w.work)); /* running, not queued */
+	KTEST_EXPECT_EQ(t, w.done, 1);
+	if (two)
+		KTEST_EXPECT_EQ(t, w.cpu, 1);
+	KTEST_EXPECT_EQ(t, set_cpus_allowed(current, mine), 0);
+	destroy_workqueue(wq); /* a run that was not waited for ends first */
+}
+
 struct where {
 	unsigned int cpu, hard;
 	struct completion ran;
@@ -509,6 +561,7 @@ static const struct ktest_case kthread_cases[] = {
 	KTEST_CASE(kthread_semaphore_holds_off_a_contender),
 	KTEST_CASE(kthread_the_tick_preempts_a_busy_thread),
 	KTEST_CASE(kthread_flush_workqueue_waits_for_the_worker),
+	KTEST_CASE(kthread_cancel_work_sync_waits_for_a_running_item),
 	KTEST_CASE(kthread_bound_threads_run_on_their_cpu),
 	KTEST_CASE(kthread_busy_threads_run_on_every_cpu),
 	KTEST_CASE(kthread_cpu_down_moves_its_threads),

@@ -6,6 +6,7 @@
 #include <kobold/irqflags.h>
 #include <kobold/sched.h>
 #include <kobold/slab.h>
+#include <kobold/smp_lock.h>
 #include <kobold/string.h>
 #include <kobold/time.h>
 #include <kobold/workqueue.h>
@@ -40,6 +41,7 @@ bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 
 	if (queued) {
 		work->pending = true;
+		work->wq = wq;
 		list_add_tail(&work->entry, &wq->pending);
 	}
 	local_irq_restore(flags);
@@ -60,6 +62,7 @@ bool run_workqueue_one(struct workqueue_struct *wq)
 {
 	unsigned long flags = local_irq_save();
 	struct work_struct *work = NULL;
+	struct work_run run = { NULL, NULL };
 
 	if (!list_empty(&wq->pending) && (!wq->running || wq->runner == current)) {
 		work = list_first_entry(&wq->pending, struct work_struct, entry);
@@ -67,13 +70,16 @@ bool run_workqueue_one(struct workqueue_struct *wq)
 		work->pending = false; /* before it runs: it may queue itself again */
 		if (!wq->running++)
 			wq->runner = current;
+		run = (struct work_run){ .work = work, .outer = wq->current_run };
+		wq->current_run = &run;
 	}
 	local_irq_restore(flags);
 	if (!work)
 		return false;
 	count_run(work->func);
-	work->func(work);
+	work->func(work); /* work may be freed now: not touched again */
 	flags = local_irq_save();
+	wq->current_run = run.outer;
 	if (!--wq->running)
 		wq->runner = NULL;
 	local_irq_restore(flags);
@@ -141,13 +147,73 @@ void destroy_workqueue(struct workqueue_struct *wq)
 bool cancel_work(struct work_struct *work)
 {
 	unsigned long flags = local_irq_save();
-	bool was = work->pending;
+	bool was = work->pending && !list_empty(&work->entry); /* off the list: cancel_work_sync's */
 
 	if (was) {
 		list_del_init(&work->entry);
 		work->pending = false;
 	}
 	local_irq_restore(flags);
+	return was;
+}
+
+/*
+ * Takes work off its queue and keeps it marked pending, so that queue_work
+ * refuses it until release_pending (2.6.22's try_to_grab_pending); true
+ * if it was queued.
+ */
+static bool grab_pending(struct work_struct *work)
+{
+	unsigned long flags = local_irq_save();
+	bool was = work->pending && !list_empty(&work->entry);
+
+	if (was)
+		list_del_init(&work->entry);
+	work->pending = true;
+	local_irq_restore(flags);
+	return was;
+}
+
+static void release_pending(struct work_struct *work)
+{
+	unsigned long flags = local_irq_save();
+
+	work->pending = false;
+	local_irq_restore(flags);
+}
+
+/* True while work runs in another thread; a run in the caller's own cannot end while it waits. */
+static bool running_elsewhere(struct workqueue_struct *wq, struct work_struct *work)
+{
+	unsigned long flags = local_irq_save();
+	bool running = false;
+
+	if (wq->runner != current)
+		for (struct work_run *r = wq->current_run; r && !running; r = r->outer)
+			running = r->work == work;
+	local_irq_restore(flags);
+	return running;
+}
+
+/* Until a run of work that has begun has ended (2.6.22's wait_on_work): each item's end wakes wq->idle. */
+static void wait_on_work(struct work_struct *work)
+{
+	struct workqueue_struct *wq = work->wq;
+	int depth;
+
+	if (!wq) /* never queued: never run */
+		return;
+	depth = release_kernel_lock(); /* the running item may be waiting for it */
+	wait_event(wq->idle, !running_elsewhere(wq, work));
+	reacquire_kernel_lock(depth);
+}
+
+bool cancel_work_sync(struct work_struct *work)
+{
+	bool was = grab_pending(work);
+
+	wait_on_work(work);
+	release_pending(work);
 	return was;
 }
 
@@ -186,6 +252,16 @@ bool cancel_delayed_work(struct delayed_work *dwork)
 	bool timer = del_timer_sync(&dwork->timer);
 
 	return cancel_work(&dwork->work) || timer;
+}
+
+bool cancel_delayed_work_sync(struct delayed_work *dwork)
+{
+	bool was = grab_pending(&dwork->work); /* first: the timer can no longer queue it */
+
+	was |= del_timer_sync(&dwork->timer);
+	wait_on_work(&dwork->work);
+	release_pending(&dwork->work);
+	return was;
 }
 
 bool work_pending(const struct work_struct *work)

@@ -447,7 +447,8 @@ static int shell_thread(void *data)
 	return 0;
 }
 
-static struct shell *boot_shell; /* ttyS0's: the boot thread runs it */
+static struct tty_struct *boot_tty; /* /dev/console's line: ttyS0, else the first console */
+static struct shell *boot_shell;    /* boot_tty's: the boot thread runs it */
 
 /* A console appeared (tty_io.c): a shell for it, in a thread of its own. */
 static void shell_console_add(struct tty_struct *tty)
@@ -459,7 +460,7 @@ static void shell_console_add(struct tty_struct *tty)
 		pr_err("kobold: no memory for a shell on %s\n", tty->name);
 		return;
 	}
-	if (!boot_shell && tty->devt == MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE) && current->pid == 1) {
+	if (!boot_shell && tty == boot_tty && current->pid == 1) {
 		boot_shell = sh;
 		shell_list_add(sh, current);
 		return;
@@ -475,13 +476,33 @@ static void shell_console_add(struct tty_struct *tty)
 	wake_up_process(k);
 }
 
+/* PID 1 with no console of its own sleeps on; a console that comes later gets a shell thread. */
+static __noreturn void shell_idle(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule();
+	}
+}
+
 void shell_run(void)
 {
 	udevd_set_executor(shell_execute_nested); /* udev's RUN+= runs command lines */
 	rl_init(&work_shell.rl, sh_tty_write, NULL);
+	boot_tty = tty_console(); /* held until the notify below has seen it */
 	tty_set_console_notify(shell_console_add, NULL);
-	if (!boot_shell)
-		panic("no ttyS0: no console for the shell");
-	shell_loop(boot_shell); /* PID 1, "sh" in ps; ttyS0 never hangs up */
-	panic("the console's shell ended");
+	if (boot_tty)
+		tty_kref_put(boot_tty);
+	if (!boot_shell) { /* no console line at all (QEMU -serial none -vga none), as 2.6's init/main.c */
+		pr_warn("Warning: unable to open an initial console.\n");
+		shell_idle();
+	}
+	if (boot_tty->devt != MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE))
+		pr_info("kobold: no ttyS0: the boot shell is on %s\n", boot_tty->name);
+	shell_loop(boot_shell); /* PID 1, "sh" in ps; it ends if its console hangs up (hvc0's device gone) */
+	if (!boot_shell->tty->hung_up)
+		panic("the console's shell ended");
+	pr_info("kobold: %s hung up: the boot shell ended\n", boot_shell->tty->name);
+	shell_free(boot_shell);
+	shell_idle();
 }

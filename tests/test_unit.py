@@ -47,8 +47,8 @@ def test_kernel_suites_ran_and_exited_with_success():
 # Suites that need the host shim's stand-in for an interrupt (tests/host/shim.c)
 # or that would suspend the kernel's real controllers (sysdev), and suites that
 # need a device (drivers/block/virtio_blk_test.c) or threads (kernel/kthread_test.c).
-HOST_ONLY_SUITES = ("blk_async.", "blk_aio.", "sysdev.")
-KERNEL_ONLY_SUITES = ("virtblk_inflight.", "kthread.", "tty_io.", "umh.")
+HOST_ONLY_SUITES = ("blk_async.", "blk_aio.", "sysdev.", "workqueue_sync.")
+KERNEL_ONLY_SUITES = ("virtblk_inflight.", "kthread.", "tty_io.", "umh.", "groups.")
 
 
 def test_kernel_runs_the_same_cases_as_the_host():

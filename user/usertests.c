@@ -821,7 +821,7 @@ static void fchmod_fchown_pipe_and_socket(void)
 static int with_groups(void)
 {
 	gid_t set[3] = { 30, 10, 70000 }, got[4] = { 0 };
-	unsigned short set16[2] = { 50, 40 }, got16[3] = { 0 };
+	unsigned short set16[2] = { 50, 40 }, got16[3] = { 0 }, minus16[3] = { 0xffff, 7, 0x8000 };
 	int fd, step = 0, status;
 	pid_t pid;
 
@@ -836,6 +836,17 @@ static int with_groups(void)
 	CHILD_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CHILD_CHECK(syscall(81, 2, set16) == 0 && getgroups(4, got) == 2); /* setgroups16 */
 	CHILD_CHECK(got[0] == 40 && got[1] == 50);
+	/*
+	 * A 16-bit 0xffff is -1, never 65535 (uid16.c's low2highgid): 2.6 kept it
+	 * and getgroups16 reads it as 65534, the overflow gid; later kernels (3.6.5's,
+	 * with user namespaces) find -1 no valid gid: EINVAL, the list as it was.
+	 */
+	if (syscall(81, 3, minus16) == 0) {
+		CHILD_CHECK(getgroups(4, got) == 3 && got[0] == 7 && got[1] == 0x8000 && got[2] == (gid_t)-1);
+		CHILD_CHECK(syscall(80, 3, got16) == 3 && got16[1] == 0x8000 && got16[2] == 65534);
+	} else {
+		CHILD_CHECK(errno == EINVAL && getgroups(4, got) == 2 && got[0] == 40 && got[1] == 50);
+	}
 	CHILD_CHECK(setgroups(1, set) == 0);
 	CHILD_CHECK((fd = open(TMP "-g", O_CREAT | O_WRONLY, 0644)) >= 0 && close(fd) == 0);
 	CHILD_CHECK(chown(TMP "-g", 1000, 1000) == 0);

@@ -617,8 +617,8 @@ static int virtblk_probe(struct virtio_device *vdev)
 
 out_vqs:
 	vdev->config->reset(vdev); /* 1.x queues go only with a reset: else the next probe finds them enabled */
-	/* A config change during probe may have queued the work; none comes after the reset. */
-	cancel_work(&vblk->config_work);
+	/* A config change during probe may have queued the work, or run it; none comes after the reset. */
+	cancel_work_sync(&vblk->config_work);
 	vdev->config->del_vqs(vdev);
 	kfree(vblk->vqs);
 	if (vblk->disk)
@@ -660,7 +660,8 @@ static void virtblk_remove(struct virtio_device *vdev)
 
 	del_gendisk(vblk->disk); /* no new I/O; the remove event */
 	vdev->config->reset(vdev);
-	cancel_work(&vblk->config_work); /* no interrupt after the reset: none queued again */
+	/* No interrupt after the reset queues it again; a run on another CPU ends before vblk goes. */
+	cancel_work_sync(&vblk->config_work);
 	virtblk_fail_all(vblk);
 	vdev->config->del_vqs(vdev);
 	kfree(vblk->vqs);

@@ -126,8 +126,9 @@ int serial_tty_init(void)
 	for (int i = 1; i < SERIAL_NR; i++) /* COM1 is the console's, set up already */
 		if (port_base[i])
 			port_setup(port_base[i]);
-	err = serial_console_tty_init();
-	if (err)
+	if (!port_base[0]) /* QEMU -serial none: a console line on no UART would read 0xff for ever */
+		pr_info("serial: the BIOS reported no COM1: no ttyS0 console\n");
+	else if ((err = serial_console_tty_init()))
 		return err;
 	cdev_init(&serial_cdev, &serial_tty_fops);
 	err = cdev_add(&serial_cdev, MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE), SERIAL_NR);
@@ -135,7 +136,8 @@ int serial_tty_init(void)
 		pr_err("serial: ttyS numbers 4:64-67 are taken: %d\n", err);
 		return err;
 	}
-	pr_info("serial: %u port(s) the BIOS reported: ttyS0..ttyS%u\n", serial_nr_ports(),
-		serial_nr_ports() - 1);
+	if (serial_nr_ports())
+		pr_info("serial: %u port(s) the BIOS reported: ttyS0..ttyS%u\n", serial_nr_ports(),
+			serial_nr_ports() - 1);
 	return 0;
 }

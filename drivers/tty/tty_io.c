@@ -418,8 +418,26 @@ int tty_ioctl(struct tty_struct *tty, unsigned int cmd, void *arg)
 
 /* ---- the char devices ---- */
 
-/* /dev/console: the first console, ttyS0, as Linux's with no console= option. */
-static dev_t tty_console_devt(void) { return MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE); }
+struct tty_struct *tty_console(void)
+{
+	struct tty_struct *tty = tty_lookup(MKDEV(TTY_MAJOR, SERIAL_MINOR_BASE)), *t;
+	unsigned long flags;
+
+	if (tty && tty->console)
+		return tty;
+	if (tty)
+		tty_kref_put(tty);
+	tty = NULL;
+	flags = local_irq_save();
+	list_for_each_entry(t, &tty_list, list)
+		if (t->console) {
+			tty = t;
+			tty->count++;
+			break;
+		}
+	local_irq_restore(flags);
+	return tty;
+}
 
 struct tty_struct *tty_from_file(struct file *file)
 {
@@ -427,8 +445,7 @@ struct tty_struct *tty_from_file(struct file *file)
 
 	if (!inode || (!S_ISCHR(inode->i_mode)))
 		return NULL;
-	return tty_lookup(inode->i_rdev == MKDEV(TTYAUX_MAJOR, 1) ? tty_console_devt()
-								  : inode->i_rdev);
+	return inode->i_rdev == MKDEV(TTYAUX_MAJOR, 1) ? tty_console() : tty_lookup(inode->i_rdev);
 }
 
 static int tty_open(struct inode *inode, struct file *file)

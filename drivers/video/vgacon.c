@@ -20,6 +20,7 @@
 #define CRTC_DATA 0x3d5
 
 static u16 *const screen = (u16 *)__va(0xb8000); /* in low memory, as Linux's VGA_MAP_MEM */
+static bool present = true;			 /* text memory at 0xb8000 (vgacon_init's test) */
 static int row, col;
 static int esc_state;	  /* 0: text, 1: after ESC, 2: inside a CSI sequence */
 static bool bound = true; /* /sys/class/vtconsole/vtcon0/bind (vtconsole.c) */
@@ -140,6 +141,8 @@ void kbd_put_queue(const char *s, size_t n)
 /* tty0 (4:0): its device is the tty class's (tty_class.c); a shell starts on it. */
 int vty_init(void)
 {
+	if (!present)
+		return 0; /* no screen: no console line on it, whose shell nobody could see */
 	vt_tty = tty_alloc("tty0", MKDEV(TTY_MAJOR, 0), &vt_ops, NULL);
 	if (!vt_tty)
 		return -ENOMEM;
@@ -147,8 +150,44 @@ int vty_init(void)
 	return 0;
 }
 
+/* True if a CRTC register keeps what is written (with no VGA, the port reads 0xff). */
+static bool vga_crtc_answers(void)
+{
+	u8 saved, got[2];
+
+	outb(CRTC_INDEX, 0x0f); /* cursor location, low byte */
+	saved = inb(CRTC_DATA);
+	outb(CRTC_DATA, 0x55);
+	got[0] = inb(CRTC_DATA);
+	outb(CRTC_DATA, 0xaa);
+	got[1] = inb(CRTC_DATA);
+	outb(CRTC_DATA, saved);
+	return got[0] == 0x55 && got[1] == 0xaa;
+}
+
+/*
+ * As 2.6's vgacon_startup, text memory that keeps what is written; and,
+ * since a PC without a VGA (QEMU -vga none) may have RAM there, a CRTC.
+ */
+static bool vga_present(void)
+{
+	volatile u16 *p = screen;
+	u16 saved0 = p[0], saved1 = p[1];
+	bool ok;
+
+	p[0] = 0xaa55;
+	p[1] = 0x55aa;
+	ok = p[0] == 0xaa55 && p[1] == 0x55aa;
+	p[0] = saved0;
+	p[1] = saved1;
+	return ok && vga_crtc_answers();
+}
+
 void vgacon_init(void)
 {
+	present = vga_present();
+	if (!present)
+		return;
 	for (int i = 0; i < COLS * ROWS; i++)
 		screen[i] = ATTR | ' ';
 	row = col = 0;
@@ -157,6 +196,8 @@ void vgacon_init(void)
 
 static int vga_probe(struct platform_device *pdev)
 {
+	if (!present)
+		return -ENODEV;
 	if (!vga_registered)
 		register_console(&vga_console);
 	vga_registered = true;

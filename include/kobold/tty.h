@@ -150,13 +150,19 @@ ssize_t tty_file_write(struct file *file, const char *buf, size_t n, loff_t *pos
 /* The line with this char number, with a reference, or NULL. */
 struct tty_struct *tty_lookup(dev_t devt);
 /*
+ * /dev/console's line, with a reference: ttyS0 (the console of make run),
+ * or without one (QEMU -serial none) the first console line there is
+ * (tty0, hvc0); NULL if there is none.
+ */
+struct tty_struct *tty_console(void);
+/*
  * Calls add for each console line there is and each one registered later,
  * remove when one hangs up (the shell's per-console threads). Any context
  * where the caller may sleep.
  */
 void tty_set_console_notify(void (*add)(struct tty_struct *tty),
 			    void (*remove)(struct tty_struct *tty));
-/* The char devices: /dev/tty0 (4:0), /dev/console (5:1: the first console line, ttyS0). */
+/* The char devices: /dev/tty0 (4:0), /dev/console (5:1: tty_console()'s line). */
 int tty_init(void);
 
 /* ---- the tty class (tty_class.c) ---- */

@@ -18,8 +18,9 @@ typedef void (*work_func_t)(struct work_struct *work);
  */
 struct work_struct {
 	struct list_head entry; /* on the pending list while queued */
-	bool pending;
+	bool pending;		/* queued, or held off by cancel_work_sync */
 	work_func_t func;
+	struct workqueue_struct *wq; /* the queue it was last queued on (2.6's work->data) */
 };
 
 #define INIT_WORK(w, f)                      \
@@ -27,7 +28,14 @@ struct work_struct {
 		INIT_LIST_HEAD(&(w)->entry); \
 		(w)->pending = false;        \
 		(w)->func = (f);             \
+		(w)->wq = NULL;              \
 	} while (0)
+
+/* An item being run, on its runner's stack: cancel_work_sync looks for it (2.6's current_work). */
+struct work_run {
+	struct work_struct *work; /* compared only: its function may have freed it */
+	struct work_run *outer;	  /* the item it nests in, in the same thread */
+};
 
 /*
  * A queue of work and its worker threads, NAME/N, one per online CPU and
@@ -39,6 +47,7 @@ struct workqueue_struct {
 	struct list_head pending;	     /* of work_struct, oldest first */
 	int running;			     /* items running now (nested ones in one thread) */
 	struct task_struct *runner;	     /* the thread running them: one at a time, as 2.6's one worker */
+	struct work_run *current_run;	     /* the innermost item running, or NULL */
 	struct wait_queue_head idle;	     /* woken after each item: flush_workqueue */
 	struct task_struct *worker[NR_CPUS]; /* NAME/N on CPU N, while it is online */
 	struct list_head list;		     /* on the list of every queue (CPU hotplug) */
@@ -92,8 +101,24 @@ bool run_scheduled_work(void);
 /* flush_workqueue(keventd_workqueue): what is queued there, and what it queues, has run. */
 void flush_scheduled_work(void);
 
-/* Takes work off the queue if it has not run yet; true if it was queued. */
+/*
+ * Takes work off the queue if it has not run yet; true if it was queued.
+ * It does not wait for a run that has begun (on another CPU's worker, or
+ * in a thread that runs work itself): before freeing what the work uses,
+ * call cancel_work_sync.
+ */
 bool cancel_work(struct work_struct *work);
+/*
+ * As 2.6.22's: takes work off its queue and, if it is running, waits for
+ * that run to end; while it waits the work cannot be queued again (its own
+ * function's schedule_work returns false). Afterwards the work is neither
+ * queued nor running, so its owner may free it; true if it was queued
+ * (2.6.23's return value). The big kernel lock is let go meanwhile, as
+ * 2.6's schedule() let it go. Called from the work's own function (or an
+ * item it runs nested), it cannot wait for that run and does not. Whoever
+ * queues the work (an interrupt) must have been stopped first.
+ */
+bool cancel_work_sync(struct work_struct *work);
 
 /*
  * Work queued after a delay, as 2.6.20's struct delayed_work: a kernel
@@ -129,6 +154,13 @@ bool schedule_delayed_work(struct delayed_work *dwork, unsigned long delay);
  * (as later kernels' does). True if it was waiting or queued.
  */
 bool cancel_delayed_work(struct delayed_work *dwork);
+/*
+ * Its timer deleted, the work taken off the queue, and a run that has begun
+ * waited for, as cancel_work_sync; nothing, the work itself included, can
+ * start the timer again meanwhile. 2.6.22 called it cancel_rearming_delayed_work,
+ * 2.6.23 cancel_delayed_work_sync. True if it was waiting or queued.
+ */
+bool cancel_delayed_work_sync(struct delayed_work *dwork);
 
 bool work_pending(const struct work_struct *work);
 /* True if any work is queued on keventd's queue. */

@@ -217,7 +217,7 @@ static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id) { ret
 /*
  * TODO: undo all probe did, in reverse: the misc device first (no new
  * users), free_irq before pci_disable_msi, then the work item
- * (cancel_work, flush_scheduled_work), bus mastering, the coherent buffer,
+ * (cancel_work_sync: a run on another CPU ends first), bus mastering, the coherent buffer,
  * the mapping, the regions, the device; e->pdev = NULL.
  */
 static void edu_remove(struct pci_dev *pdev) {}

@@ -10,6 +10,7 @@ struct job {
 	int runs;
 	int slices; /* how many more times it queues itself */
 	int order;  /* when it last ran */
+	struct ktest *t;
 };
 
 static int clock;
@@ -73,6 +74,39 @@ static void workqueue_cancel_takes_it_off(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, cancel_work(&a.work));
 	flush_scheduled_work();
 	KTEST_EXPECT_EQ(t, a.runs, 0);
+}
+
+/* Queues itself again from its own run, then cancels itself: no wait on its own run. */
+static void self_cancel_fn(struct work_struct *work)
+{
+	struct job *j = container_of(work, struct job, work);
+
+	j->runs++;
+	KTEST_EXPECT_TRUE(j->t, schedule_work(work));
+	j->order = cancel_work_sync(work); /* in its own run: returns, does not wait for itself */
+}
+
+static void workqueue_cancel_sync_takes_it_off_and_holds_it(struct ktest *t)
+{
+	struct job a = { .slices = 1 }, s = { .t = t };
+
+	INIT_WORK(&a.work, job_fn);
+	KTEST_EXPECT_FALSE(t, cancel_work_sync(&a.work)); /* never queued */
+	schedule_work(&a.work);
+	KTEST_EXPECT_TRUE(t, cancel_work_sync(&a.work));
+	KTEST_EXPECT_FALSE(t, work_pending(&a.work));
+	KTEST_EXPECT_FALSE(t, run_scheduled_work());
+	KTEST_EXPECT_EQ(t, a.runs, 0);
+	KTEST_EXPECT_TRUE(t, schedule_work(&a.work)); /* let go: it may be queued again */
+	flush_scheduled_work();
+	KTEST_EXPECT_EQ(t, a.runs, 2);
+	INIT_WORK(&s.work, self_cancel_fn);
+	schedule_work(&s.work);
+	KTEST_EXPECT_TRUE(t, run_scheduled_work());
+	KTEST_EXPECT_EQ(t, s.runs, 1);
+	KTEST_EXPECT_EQ(t, s.order, 1); /* it was queued, and is no more */
+	KTEST_EXPECT_FALSE(t, work_pending(&s.work));
+	KTEST_EXPECT_FALSE(t, run_scheduled_work());
 }
 
 static void count_pending(const struct work_struct *work, void *arg)
@@ -179,6 +213,7 @@ static const struct ktest_case workqueue_cases[] = {
 	KTEST_CASE(workqueue_runs_each_once_in_order),
 	KTEST_CASE(workqueue_flush_runs_slices_it_queues),
 	KTEST_CASE(workqueue_cancel_takes_it_off),
+	KTEST_CASE(workqueue_cancel_sync_takes_it_off_and_holds_it),
 	KTEST_CASE(workqueue_lists_pending_and_counts_runs),
 	KTEST_CASE(workqueue_delayed_work_waits_for_its_timer),
 	KTEST_CASE(workqueue_a_queue_of_its_own),
