@@ -106,6 +106,14 @@ static __noreturn void run_self_tests(void)
 	qemu_exit(failed ? EXIT_FAILURE_CODE : EXIT_SUCCESS_CODE);
 }
 
+/* The boot consoles the banner names: what the BIOS and the screen showed (QEMU -serial none, -vga none). */
+static const char *console_names(void)
+{
+	if (serial_has_com1())
+		return vgacon_present() ? "serial ttyS0 and VGA" : "serial ttyS0";
+	return vgacon_present() ? "VGA (no serial port)" : "none found";
+}
+
 void kmain(u32 magic, u32 mbi_phys)
 {
 	const struct multiboot_info *mbi = phys_to_virt(mbi_phys);
@@ -120,7 +128,9 @@ void kmain(u32 magic, u32 mbi_phys)
 		cmdline = phys_to_virt(mbi->cmdline);
 	parse_boot_cmdline(cmdline); /* loglevel= applies from here on */
 	pr_info("Kobold %s: a teaching kernel for the Linux device model\n", KOBOLD_VERSION);
-	pr_info("Console: serial ttyS0 and VGA; poweroff switches off (in QEMU's terminal, Ctrl-A X quits)\n");
+	serial_probe_bios_ports(); /* the BIOS's list of COM ports, in page 0 */
+	pr_info("Console: %s; poweroff switches off (in QEMU's terminal, Ctrl-A X quits)\n",
+		console_names());
 	if (mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
 		pr_info("Boot loader: %s\n", (const char *)phys_to_virt(mbi->boot_loader_name));
 	pr_info("Command line: %s\n", saved_command_line());
@@ -131,7 +141,6 @@ void kmain(u32 magic, u32 mbi_phys)
 	init_IRQ();		   /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
 	initrd_save(mbi);	   /* where the initramfs archives are, for later */
 	page_alloc_init(mbi);	   /* the multiboot map: last use of mbi */
-	serial_probe_bios_ports(); /* the BIOS's list of COM ports, in page 0 */
 	zap_low_mappings();	   /* nothing below PAGE_OFFSET: NULL faults */
 	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
 	time_init();		   /* PIT tick and calibrated TSC */

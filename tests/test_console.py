@@ -193,7 +193,7 @@ def test_input_before_the_first_prompt_is_kept():
         # The kernel starts a line of its own (SeaBIOS leaves "Booting from ROM.." open)
         # and says how to leave.
         assert "\n[    0.000000] Kobold " in out, out[:300]
-        assert "Ctrl-A X quits" in out
+        assert "Console: serial ttyS0 and VGA; poweroff switches off (in QEMU's terminal, Ctrl-A X quits)" in out
     finally:
         k.close()
 

@@ -96,6 +96,7 @@ def test_no_serial_port_the_boot_shell_is_on_the_screen(qemu, tmp_path):
         log = run(port, "dmesg")
         assert "serial: the BIOS reported no COM1: no ttyS0 console" in log, log
         assert "kobold: no ttyS0: the boot shell is on tty0" in log, log
+        assert "Console: VGA (no serial port); poweroff" in log, log
         assert "PANIC" not in log and "Warning: unable to open an initial console" not in log
         assert run(port, "ls /sys/class/tty").split() == ["console", "hvc0", "tty0"]
         rows = threads(port)
@@ -120,7 +121,9 @@ def test_no_serial_no_screen_the_boot_shell_is_on_hvc0(qemu, tmp_path):
     port = Port(sock)
     try:
         first_prompt(port)
-        assert "kobold: no ttyS0: the boot shell is on hvc0" in run(port, "dmesg")
+        log = run(port, "dmesg")
+        assert "kobold: no ttyS0: the boot shell is on hvc0" in log, log
+        assert "Console: none found; poweroff" in log, log  # hvc0 comes later, as a device
         rows = threads(port)
         assert rows[0] == "sh" and not [r for r in rows if r.startswith("[sh/")], rows
         assert "ttyS0" not in run(port, "ls /sys/class/tty").split()

@@ -45,6 +45,11 @@ void serial_probe_bios_ports(void)
 		port_base[i] = bda[i];
 }
 
+bool serial_has_com1(void)
+{
+	return port_base[0] != 0;
+}
+
 unsigned int serial_nr_ports(void)
 {
 	unsigned int n = 0;
@@ -126,7 +131,7 @@ int serial_tty_init(void)
 	for (int i = 1; i < SERIAL_NR; i++) /* COM1 is the console's, set up already */
 		if (port_base[i])
 			port_setup(port_base[i]);
-	if (!port_base[0]) /* QEMU -serial none: a console line on no UART would read 0xff for ever */
+	if (!serial_has_com1()) /* QEMU -serial none: a console line on no UART would read 0xff for ever */
 		pr_info("serial: the BIOS reported no COM1: no ttyS0 console\n");
 	else if ((err = serial_console_tty_init()))
 		return err;

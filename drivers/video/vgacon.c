@@ -222,6 +222,11 @@ int vga_init(void)
 	return platform_driver_register(&vga_driver);
 }
 
+bool vgacon_present(void)
+{
+	return present;
+}
+
 bool vgacon_bound(void)
 {
 	return bound;

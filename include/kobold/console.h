@@ -40,6 +40,7 @@ bool serial_console_receive(void);
 int serial_console_tty_init(void);
 /* tty0's, the VGA console and the keyboard (Linux's vty_init, from tty_init). */
 int vty_init(void);
+bool vgacon_present(void); /* vgacon_init found a text screen */
 bool vgacon_bound(void);
 void vgacon_bind(bool on);
 /* /sys/class/vtconsole: the VGA console as a struct device (drivers/video/vtconsole.c). */

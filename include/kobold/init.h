@@ -10,6 +10,7 @@ int genhd_init(void);
 int chr_dev_init(void);
 /* The BIOS's COM ports (before paging), then ttyS0..3 as char devices (serial_tty.c). */
 void serial_probe_bios_ports(void);
+bool serial_has_com1(void); /* the BIOS reported COM1: ttyS0 will be a console */
 int serial_tty_init(void);
 /* The BIOS data area, copied before paging_init unmaps page 0 (kernel/pc_devices.c). */
 void pc_bda_copy(void);
