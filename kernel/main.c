@@ -134,19 +134,19 @@ void kmain(u32 magic, u32 mbi_phys)
 	if (mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
 		pr_info("Boot loader: %s\n", (const char *)phys_to_virt(mbi->boot_loader_name));
 	pr_info("Command line: %s\n", saved_command_line());
-	pc_bda_copy();		   /* what we need of page 0, before it goes */
-	gdt_init();		   /* flat segments we own */
-	tss_init();		   /* ring 3's way back into the kernel; SSE for processes */
-	idt_init();		   /* exceptions now oops instead of rebooting */
-	init_IRQ();		   /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
-	initrd_save(mbi);	   /* where the initramfs archives are, for later */
-	page_alloc_init(mbi);	   /* the multiboot map: last use of mbi */
-	zap_low_mappings();	   /* nothing below PAGE_OFFSET: NULL faults */
-	identify_boot_cpu();	   /* CPUID: what this CPU is (/proc/cpuinfo) */
-	time_init();		   /* PIT tick and calibrated TSC */
-	preempt_inject_init();	   /* preempt_inject=: switches forced at chosen points */
-	sched_init();		   /* this code becomes PID 1; the idle thread, kthreadd */
-	smp_init();		   /* the other CPUs from the MADT: up, and halted */
+	pc_bda_copy();	       /* what we need of page 0, before it goes */
+	gdt_init();	       /* flat segments we own */
+	tss_init();	       /* ring 3's way back into the kernel; SSE for processes */
+	idt_init();	       /* exceptions now oops instead of rebooting */
+	init_IRQ();	       /* IRQs 0-15 to vectors 32-47, masked: I/O APIC or 8259 */
+	initrd_save(mbi);      /* where the initramfs archives are, for later */
+	page_alloc_init(mbi);  /* the multiboot map: last use of mbi */
+	zap_low_mappings();    /* nothing below PAGE_OFFSET: NULL faults */
+	identify_boot_cpu();   /* CPUID: what this CPU is (/proc/cpuinfo) */
+	time_init();	       /* PIT tick and calibrated TSC */
+	preempt_inject_init(); /* preempt_inject=: switches forced at chosen points */
+	sched_init();	       /* this code becomes PID 1; the idle thread, kthreadd */
+	smp_init();	       /* the other CPUs from the MADT: up, and halted */
 	local_irq_enable();
 	init_workqueues(); /* events/N: runs deferred work, beside boot from here on */
 	softlockup_init(); /* watchdog/N: a CPU that never schedules is reported */
