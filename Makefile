@@ -270,7 +270,15 @@ SMP_TESTS := tests/test_sysfs.py tests/test_hotplug.py tests/test_block.py
 SMP_SKIP := not test_hot_add_failing_at_any_allocation and not test_hotplug_soak
 # The user programs and the root file system are built before the tests, which
 # then find them up to date (two test files running make at once could race).
-test: deps $(KERNEL) $(ISO) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL) rootfs user
+# The build runs TEST_JOBS jobs at a time even when make test is typed without -j:
+# the kernels, the disk and the host tests; then the ISO alone (after the kernel and
+# before the root file system, as a one-job build orders them: the ISO holds
+# build/rootfs.cpio only when an earlier make built it); then rootfs and user.
+TEST_BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+test: deps
+	$(Q)$(MAKE) --no-print-directory $(TEST_BUILD_JOBS) $(KERNEL) $(DISK) $(HOST_OBJDIR)/ktest-host $(TEST_DEBUG_KERNEL)
+	$(Q)$(MAKE) --no-print-directory $(ISO)
+	$(Q)$(MAKE) --no-print-directory $(TEST_BUILD_JOBS) rootfs user
 	$(Q)rm -f $(BUILD)/test-report.xml $(BUILD)/test-report-smp2.xml
 	$(Q)status=0; export KOBOLD_KERNEL=$(KERNEL) KOBOLD_ISO=$(ISO) KOBOLD_DEBUG_KERNEL=$(DEBUG_KERNEL); \
 	$(PYTHON) -m pytest -q -n $(TEST_JOBS) --dist loadfile --junitxml=$(BUILD)/test-report.xml tests $(TEST_ARGS) || status=$$?; \
