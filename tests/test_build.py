@@ -292,7 +292,7 @@ def test_format_check_names_each_file_and_fails_when_clang_format_does(tmp_path)
 
 
 def test_the_summary_line_adds_up_every_report_and_counts_a_missing_one_as_failed(tmp_path):
-    """make test's last line comes from two JUnit reports (one CPU, then the -smp 2 rerun)."""
+    """make test's last line comes from its JUnit reports, added up."""
     one, two = tmp_path / "one.xml", tmp_path / "two.xml"
     one.write_text('<testsuites><testsuite tests="5" failures="1" errors="0" skipped="1"/></testsuites>')
     two.write_text('<testsuite tests="3" failures="0" errors="1" skipped="0"/>')

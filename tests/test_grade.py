@@ -244,7 +244,8 @@ def test_bad_input_gets_a_status_and_changes_no_other_result(tmp_path):
     (hidden / "lab1.py").write_text(WRITERS % ROOT)
 
     t0 = time.time()
-    r, rows, data = grade(subs, tmp_path / "g", "1", hidden, env={"LABCHECK_BOOT_TIMEOUT": "10"})
+    # flood's boot is waited out in full; the others reach their prompts in well under a second
+    r, rows, data = grade(subs, tmp_path / "g", "1", hidden, env={"LABCHECK_BOOT_TIMEOUT": "6"})
     assert time.time() - t0 < 300, r.stdout
     status = {s: row["status"] for (s, _), row in rows.items()}
     assert status == {"alice": "ok", "zoe": "ok", "empty": "empty", "emptydir": "empty", "bomb": "rejected",
@@ -255,7 +256,7 @@ def test_bad_input_gets_a_status_and_changes_no_other_result(tmp_path):
     assert "link out of the submission (to /etc/passwd)" in msg["link"]
     assert "holds none of drivers/block/sbd.c" in msg["wrong"] and rows["wrong", 1]["not_taken"] == "sdb.c"
     assert "not text" in msg["binary"]
-    assert msg["flood"].startswith("the kernel did not reach its prompt in 10 s:") and "sbd: hello" in msg["flood"]
+    assert msg["flood"].startswith("the kernel did not reach its prompt in 6 s:") and "sbd: hello" in msg["flood"]
     assert msg["panicky"].startswith("the kernel panicked before its prompt:") and "on purpose" in msg["panicky"]
     assert "error:" in msg["syntax"] and "oops" in msg["syntax"]
     flood = [d for d in data["rows"] if d["student"] == "flood"][0]
@@ -282,13 +283,15 @@ def test_a_timeout_keeps_the_points_done_and_the_possible(tmp_path):
     head = "static ssize_t size_kb_show(struct class_device *cd, char *buf)\n{\n"
     assert head in hang
     folder(subs, "hang", {SBD: hang.replace(head, head + "\tfor (;;)\n\t\t;\n", 1)})
+    # 10 s: the build (the starting tree's objects reused) and the checks before the
+    # hang take about a second; each second more is waited out in full.
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "grade-class"), str(subs), "--labs", "1",
-           "--out", str(tmp_path / "g"), "--timeout", "25"]
+           "--out", str(tmp_path / "g"), "--timeout", "10"]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     assert r.returncode == 0, r.stdout
     (row,) = list(csv.DictReader(open(tmp_path / "g.csv")))
     assert row["status"] == "timeout" and row["possible"] == "10", row
-    assert row["points"] == "2" and row["message"].startswith("the checks took more than 25 s"), row
+    assert row["points"] == "2" and row["message"].startswith("the checks took more than 10 s"), row
 
 
 def test_the_report_says_when_there_is_no_sandbox(tmp_path):
