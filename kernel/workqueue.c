@@ -274,6 +274,15 @@ bool work_pending_any(void)
 	return !list_empty(&pending_work);
 }
 
+bool keventd_busy(void)
+{
+	unsigned long flags = local_irq_save();
+	bool busy = !list_empty(&pending_work) || (keventd_wq.running && keventd_wq.runner != current);
+
+	local_irq_restore(flags);
+	return busy;
+}
+
 void workqueue_for_each_pending(void (*fn)(const struct work_struct *work, void *arg), void *arg)
 {
 	unsigned long flags = local_irq_save();

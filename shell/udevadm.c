@@ -590,9 +590,12 @@ static void settle_helpers(u64 end)
 }
 
 /*
- * Runs queued work (udevd's among it) until udevd has nothing left, the
- * timeout, or Ctrl-C. Given up, it names the events still queued, as udev's
- * settle printed it before systemd took udev in.
+ * Runs queued work (udevd's among it) until none is queued or running
+ * elsewhere and udevd has nothing left, the timeout, or Ctrl-C: work that
+ * an interrupt queued (a hot-add's scan after the SCI) sends events yet to
+ * come, whether the shell or events/N got the CPU first. Given up, it
+ * names the events still queued, as udev's settle printed it before
+ * systemd took udev in.
  */
 static int cmd_udevadm_settle(int argc, char **argv)
 {
@@ -602,7 +605,7 @@ static int cmd_udevadm_settle(int argc, char **argv)
 	if (settle_args(argc, argv, &timeout))
 		return 1;
 	end = ktime_get_ns() + (u64)timeout * 1000000000ull;
-	while (udevd_busy() && !signal_pending() && ktime_get_ns() < end) {
+	while ((udevd_busy() || keventd_busy()) && !signal_pending() && ktime_get_ns() < end) {
 		if (run_scheduled_work())
 			continue;
 		/* udevd busy further up (a RUN+= runs this): nothing to wait for */

@@ -165,6 +165,8 @@ bool cancel_delayed_work_sync(struct delayed_work *dwork);
 bool work_pending(const struct work_struct *work);
 /* True if any work is queued on keventd's queue. */
 bool work_pending_any(void);
+/* True if work is queued on keventd's queue or runs there in another thread than the caller. */
+bool keventd_busy(void);
 
 /* For `ps`: each queued item, oldest first (fn must not queue or run work). */
 void workqueue_for_each_pending(void (*fn)(const struct work_struct *work, void *arg), void *arg);
