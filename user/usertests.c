@@ -54,6 +54,30 @@ static void write_read_lseek(void)
 	CHECK(unlink(TMP "-f") == 0);
 }
 
+/* ftruncate wants a regular file open for writing; truncate a regular file (2.6's do_sys_*truncate). */
+static void truncate_errors(void)
+{
+	int fd = open(TMP "-t", O_CREAT | O_TRUNC | O_RDWR, 0644), ro, p[2];
+	struct stat st;
+
+	CHECK(fd >= 0 && write(fd, "hello", 5) == 5);
+	CHECK(ftruncate(fd, 2) == 0 && fstat(fd, &st) == 0 && st.st_size == 2);
+	CHECK(syscall(SYS_ftruncate, fd, -1L) == -1 && errno == EINVAL);
+	CHECK(syscall(SYS_truncate, TMP "-t", -1L) == -1 && errno == EINVAL);
+	CHECK((ro = open(TMP "-t", O_RDONLY)) >= 0);
+	CHECK(ftruncate(ro, 0) == -1 && errno == EINVAL);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 2);
+	CHECK(pipe(p) == 0);
+	CHECK(ftruncate(p[1], 0) == -1 && errno == EINVAL);
+	CHECK(truncate("/dev/null", 0) == -1 && errno == EINVAL);
+	CHECK(truncate("/tmp", 0) == -1 && errno == EISDIR);
+	close(p[0]);
+	close(p[1]);
+	close(ro);
+	close(fd);
+	CHECK(unlink(TMP "-t") == 0);
+}
+
 static void bad_fd(void)
 {
 	char c;
@@ -960,6 +984,7 @@ static void fork_bomb_ends_in_eagain(void)
 
 static const struct test tests[] = {
 	{ "write_read_lseek", write_read_lseek },
+	{ "truncate_errors", truncate_errors },
 	{ "bad_fd", bad_fd },
 	{ "open_errors", open_errors },
 	{ "stat_and_getdents", stat_and_getdents },
