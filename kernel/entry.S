@@ -81,6 +81,7 @@ common_entry:
 	pushl %es
 	pushl %ds
 	pushal
+	cld			/* a program may leave DF set: the kernel's string copies run upwards */
 	movl $KERNEL_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es

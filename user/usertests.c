@@ -677,6 +677,25 @@ static void uname_and_random(void)
 	CHECK(getrandom(r, sizeof(r), 0) == sizeof(r) && memcmp(r, zero, sizeof(r)) != 0);
 }
 
+/* The direction flag a program leaves set (std) must not turn the kernel's copies backwards. */
+static void direction_flag_set_at_a_call(void)
+{
+	unsigned char buf[32], want[32];
+	int fd = open("/dev/zero", O_RDONLY);
+	long r;
+
+	CHECK(fd >= 0);
+	memset(buf, 0xff, sizeof(buf));
+	memset(want, 0xff, sizeof(want));
+	memset(want + 8, 0, 5);
+	__asm__ volatile("std\n\tint $0x80\n\tcld"
+			 : "=a"(r)
+			 : "0"(SYS_read), "b"(fd), "c"(buf + 8), "d"(5)
+			 : "memory", "cc");
+	close(fd);
+	CHECK(r == 5 && memcmp(buf, want, sizeof(buf)) == 0);
+}
+
 /* ---- owners and modes ---- */
 
 /* The mode (type and permission bits) of name, or 0. */
@@ -1011,6 +1030,7 @@ static const struct test tests[] = {
 	{ "mmap_munmap_mprotect", mmap_munmap_mprotect },
 	{ "clocks_and_sleep", clocks_and_sleep },
 	{ "uname_and_random", uname_and_random },
+	{ "direction_flag_set_at_a_call", direction_flag_set_at_a_call },
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
 	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
 	{ "owners_for_a_user", owners_for_a_user },
