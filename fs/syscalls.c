@@ -228,16 +228,21 @@ long sys_writev(int fd, const struct iovec __user *vec, unsigned long vlen)
 }
 
 /* pread64/pwrite64: the I/O at the 64-bit offset hi:lo, the file's own position left as it was. */
+/* As 2.6's sys_pread64: a negative offset EINVAL, a pipe or a socket ESPIPE (no FMODE_PREAD). */
 static long do_pio(int fd, char __user *buf, size_t count, u32 lo, u32 hi, bool write)
 {
 	struct file *f = fget(files(), fd);
-	loff_t old;
+	loff_t old, pos = (loff_t)(((u64)hi << 32) | lo);
 	long r;
 
+	if (pos < 0)
+		return -EINVAL;
 	if (!f)
 		return -EBADF;
+	if (S_ISFIFO(f->f_path.inode->i_mode) || S_ISSOCK(f->f_path.inode->i_mode))
+		return -ESPIPE;
 	old = f->f_pos;
-	f->f_pos = (loff_t)(((u64)hi << 32) | lo);
+	f->f_pos = pos;
 	r = write ? file_write(f, buf, count) : file_read(f, buf, count);
 	f->f_pos = old;
 	return r;

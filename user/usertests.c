@@ -69,6 +69,8 @@ static void truncate_errors(void)
 	CHECK(fstat(fd, &st) == 0 && st.st_size == 2);
 	CHECK(pipe(p) == 0);
 	CHECK(ftruncate(p[1], 0) == -1 && errno == EINVAL);
+	CHECK(pwrite(p[1], "x", 1, 0) == -1 && errno == ESPIPE);
+	CHECK(pread(p[0], &st, 1, 0) == -1 && errno == ESPIPE);
 	CHECK(truncate("/dev/null", 0) == -1 && errno == EINVAL);
 	CHECK(truncate("/tmp", 0) == -1 && errno == EISDIR);
 	close(p[0]);
@@ -76,6 +78,23 @@ static void truncate_errors(void)
 	close(ro);
 	close(fd);
 	CHECK(unlink(TMP "-t") == 0);
+}
+
+/* A write or a truncate past the largest file size: EFBIG, and the file as it was. */
+static void efbig_far_past_the_end(void)
+{
+	int fd = (int)syscall(SYS_open, TMP "-b", O_CREAT | O_TRUNC | O_RDWR, 0644); /* no O_LARGEFILE */
+	char buf[8] = { 0 };
+	struct stat st;
+
+	CHECK(fd >= 0 && write(fd, "abc", 3) == 3);
+	CHECK(pwrite64(fd, "XYZ", 3, 1ll << 44) == -1 && errno == EFBIG);
+	CHECK(pwrite64(fd, "XYZ", 3, -4096) == -1 && errno == EINVAL);
+	CHECK(pread64(fd, buf, 3, -1) == -1 && errno == EINVAL);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 3);
+	CHECK(pread(fd, buf, sizeof(buf), 0) == 3 && memcmp(buf, "abc", 3) == 0);
+	close(fd);
+	CHECK(unlink(TMP "-b") == 0);
 }
 
 static void bad_fd(void)
@@ -1004,6 +1023,7 @@ static void fork_bomb_ends_in_eagain(void)
 static const struct test tests[] = {
 	{ "write_read_lseek", write_read_lseek },
 	{ "truncate_errors", truncate_errors },
+	{ "efbig_far_past_the_end", efbig_far_past_the_end },
 	{ "bad_fd", bad_fd },
 	{ "open_errors", open_errors },
 	{ "stat_and_getdents", stat_and_getdents },
