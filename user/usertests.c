@@ -685,6 +685,57 @@ static void clocks_and_sleep(void)
 	CHECK(clock_gettime(12345, &a) == -1 && errno == EINVAL);
 }
 
+/* A child's state letter and CPU ticks (utime + stime) from /proc/PID/stat; 0 if unreadable. */
+static char proc_state(pid_t pid, unsigned long *ticks)
+{
+	char path[64], buf[512], *p, c = 0;
+	unsigned long ut = 0, st = 0;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return 0;
+	n = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &c, &ut,
+			 &st) != 3)
+		return 0;
+	*ticks = ut + st;
+	return c;
+}
+
+/* A sleep of 68 years (nanosleep) or of 2^62 s (clock_nanosleep_time64) sleeps, spinning not. */
+static void sleeps_of_years(void)
+{
+	struct timespec years = { 0x7fffffff, 0 };
+	long long ages[2] = { 1ll << 62, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		unsigned long ticks = ~0ul;
+		int status;
+		char state;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (i == 0)
+				nanosleep(&years, NULL);
+			else
+				syscall(407 /* clock_nanosleep_time64 */, CLOCK_MONOTONIC, 0, ages, NULL);
+			_exit(1);
+		}
+		CHECK(pid > 0);
+		usleep(300000);
+		state = proc_state(pid, &ticks);
+		kill(pid, SIGKILL);
+		CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status));
+		CHECK(state == 'S' && ticks < 10);
+	}
+}
+
 static void uname_and_random(void)
 {
 	struct utsname u;
@@ -1049,6 +1100,7 @@ static const struct test tests[] = {
 	{ "brk_grows", brk_grows },
 	{ "mmap_munmap_mprotect", mmap_munmap_mprotect },
 	{ "clocks_and_sleep", clocks_and_sleep },
+	{ "sleeps_of_years", sleeps_of_years },
 	{ "uname_and_random", uname_and_random },
 	{ "direction_flag_set_at_a_call", direction_flag_set_at_a_call },
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
