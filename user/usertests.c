@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <asm/ldt.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -766,6 +767,35 @@ static void direction_flag_set_at_a_call(void)
 	CHECK(r == 5 && memcmp(buf, want, sizeof(buf)) == 0);
 }
 
+/*
+ * %fs holding a TLS slot that set_thread_area then empties: the return from the
+ * next call cannot load it again, and the program goes on with a null %fs.
+ */
+static void fs_of_an_emptied_tls_slot(void)
+{
+	static unsigned int word = 0x5a5a5a5a;
+	struct user_desc d = { .entry_number = -1u, .base_addr = (unsigned int)&word, .limit = 0xfffff, .seg_32bit = 1, .limit_in_pages = 1, .useable = 1 };
+	unsigned int got = 0, sel;
+	unsigned short fs = 1;
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) { /* fs is the child's to spoil */
+		if (syscall(SYS_set_thread_area, &d) != 0)
+			_exit(2);
+		sel = d.entry_number * 8 + 3;
+		__asm__ volatile("movw %w1, %%fs\n\tmovl %%fs:0, %0" : "=r"(got) : "r"(sel));
+		d = (struct user_desc){ .entry_number = d.entry_number, .read_exec_only = 1, .seg_not_present = 1 }; /* Linux's empty descriptor */
+		if (got != word || syscall(SYS_set_thread_area, &d) != 0)
+			_exit(3);
+		getppid(); /* a call, and the return to user mode after it */
+		__asm__ volatile("movw %%fs, %0" : "=r"(fs));
+		_exit(fs == 0 ? 0 : 4);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* ---- owners and modes ---- */
 
 /* The mode (type and permission bits) of name, or 0. */
@@ -1103,6 +1133,7 @@ static const struct test tests[] = {
 	{ "sleeps_of_years", sleeps_of_years },
 	{ "uname_and_random", uname_and_random },
 	{ "direction_flag_set_at_a_call", direction_flag_set_at_a_call },
+	{ "fs_of_an_emptied_tls_slot", fs_of_an_emptied_tls_slot },
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
 	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
 	{ "owners_for_a_user", owners_for_a_user },
