@@ -104,7 +104,8 @@ ret_from_trap:
 /*
  * A selector that no longer loads (a TLS slot emptied since, or one a sigreturn
  * frame named) faults in the kernel: its fixup puts the null selector in its
- * place and pops again, as 2.6's RESTORE_REGS. The program finds a null %fs.
+ * place and pops again, as 2.6's RESTORE_REGS does for %ds and %es. The
+ * program goes on with that register null.
  */
 5:	movl $0, (%esp)
 	jmp 1b

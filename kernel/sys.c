@@ -333,7 +333,7 @@ static long sleep_until(u64 deadline, u64 *left)
 		u64 ticks = (deadline - now) / (NSEC_PER_SEC / HZ) + 1;
 
 		depth = sys_sleep_begin();
-		/* a sleep of years is slept in pieces, as 2.6's MAX_JIFFY_OFFSET */
+		/* a sleep of years is slept in pieces: a tick count a long holds */
 		schedule_timeout_interruptible(ticks < LONG_MAX / 2 ? (long)ticks : LONG_MAX / 2);
 		sys_sleep_end(depth);
 	}
