@@ -702,7 +702,8 @@ static uint32_t gen(enum arg a, const struct call *c)
 	case FD:
 		return gen_fd();
 	case WFD:
-		return nwpool && below(4) ? (uint32_t)wpool[below(nwpool)] : gen_fd();
+		/* never a real file's: fchmod as root would change /sys for good */
+		return nwpool && below(4) ? (uint32_t)wpool[below(nwpool)] : PICK(((const uint32_t[]){ -1u, 255, 1024 }));
 	case LEN:
 		return gen_len();
 	case PTR:
