@@ -336,7 +336,7 @@ help:
 	@echo "make doctor     check every tool the targets use, and say how to install what is missing"
 	@echo "make compile_commands.json   the compilation database for clangd and editors"
 	@echo "make format-check            the C files against .clang-format (make format FILES=... fixes)"
-	@echo "make bench, grade-bench, fuzz, soak, stress-smp, netlink-storm, umh-soak, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
+	@echo "make bench, grade-bench, fuzz, soak, sysfuzz, stress-smp, netlink-storm, umh-soak, graph, user, usertests-linux, gradescope, check-lab LAB=N, check-docs: see README.md"
 	@echo "make clean      remove $(BUILD)"
 	@echo "Options: QEMU_ARGS=... DEBUG=1 WERROR=1 CROSS_COMPILE=prefix- GDB_PORT=N"
 

@@ -153,6 +153,18 @@ void vfs_close(struct file *f)
 	vfs_unlock();
 }
 
+/* truncate(2)'s and ftruncate(2)'s refusals, as 2.6's do_sys_truncate: EISDIR, else EINVAL. */
+static int truncate_checked(struct inode *inode, loff_t size)
+{
+	if (size < 0)
+		return -EINVAL;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	return truncate_inode(inode, size);
+}
+
 static int __vfs_truncate(const struct path *cwd, const char *name, loff_t size)
 {
 	struct path p;
@@ -160,7 +172,7 @@ static int __vfs_truncate(const struct path *cwd, const char *name, loff_t size)
 
 	if (err)
 		return err;
-	err = size < 0 ? -EINVAL : truncate_inode(p.inode, size);
+	err = truncate_checked(p.inode, size);
 	path_put(&p);
 	return err;
 }
@@ -171,6 +183,22 @@ int vfs_truncate(const struct path *cwd, const char *name, loff_t size)
 
 	vfs_lock();
 	ret = __vfs_truncate(cwd, name, size);
+	vfs_unlock();
+	return ret;
+}
+
+/*
+ * The file open at a descriptor, as 2.6's do_sys_ftruncate: a regular file
+ * opened for writing, else EINVAL (a pipe and a socket have no name to look up).
+ */
+int vfs_ftruncate(struct file *f, loff_t size)
+{
+	int ret = -EINVAL;
+
+	vfs_lock();
+	if ((f->f_flags & O_ACCMODE) == O_WRONLY || (f->f_flags & O_ACCMODE) == O_RDWR)
+		ret = S_ISREG(f->f_path.inode->i_mode) ? truncate_checked(f->f_path.inode, size)
+						       : -EINVAL;
 	vfs_unlock();
 	return ret;
 }

@@ -228,16 +228,21 @@ long sys_writev(int fd, const struct iovec __user *vec, unsigned long vlen)
 }
 
 /* pread64/pwrite64: the I/O at the 64-bit offset hi:lo, the file's own position left as it was. */
+/* As 2.6's sys_pread64: a negative offset EINVAL, a pipe or a socket ESPIPE (no FMODE_PREAD). */
 static long do_pio(int fd, char __user *buf, size_t count, u32 lo, u32 hi, bool write)
 {
 	struct file *f = fget(files(), fd);
-	loff_t old;
+	loff_t old, pos = (loff_t)(((u64)hi << 32) | lo);
 	long r;
 
+	if (pos < 0)
+		return -EINVAL;
 	if (!f)
 		return -EBADF;
+	if (S_ISFIFO(f->f_path.inode->i_mode) || S_ISSOCK(f->f_path.inode->i_mode))
+		return -ESPIPE;
 	old = f->f_pos;
-	f->f_pos = (loff_t)(((u64)hi << 32) | lo);
+	f->f_pos = pos;
 	r = write ? file_write(f, buf, count) : file_read(f, buf, count);
 	f->f_pos = old;
 	return r;
@@ -835,27 +840,23 @@ long sys_truncate64(const char __user *path, u32 lo, u32 hi)
 	return err;
 }
 
-long sys_truncate(const char __user *path, long len) { return sys_truncate64(path, (u32)len, 0); }
+/* 32-bit lengths: a negative one stays negative (EINVAL), as 2.6's (long) cast. */
+long sys_truncate(const char __user *path, long len)
+{
+	return sys_truncate64(path, (u32)len, len < 0 ? ~0u : 0);
+}
 
 long sys_ftruncate64(int fd, u32 lo, u32 hi)
 {
 	struct file *f = fget(files(), fd);
-	char *k;
-	long err;
 
-	if (!f)
-		return -EBADF;
-	k = kmalloc(PATH_MAX);
-	if (!k)
-		return -ENOMEM;
-	err = vfs_path_name(&f->f_path, k, PATH_MAX);
-	if (err >= 0)
-		err = vfs_truncate(NULL, k, (loff_t)(((u64)hi << 32) | lo));
-	kfree(k);
-	return err;
+	return f ? vfs_ftruncate(f, (loff_t)(((u64)hi << 32) | lo)) : -EBADF;
 }
 
-long sys_ftruncate(int fd, long len) { return sys_ftruncate64(fd, (u32)len, 0); }
+long sys_ftruncate(int fd, long len)
+{
+	return sys_ftruncate64(fd, (u32)len, len < 0 ? ~0u : 0);
+}
 
 long sys_mount(const char __user *dev, const char __user *dir, const char __user *type,
 	       unsigned long flags, const void __user *data)

@@ -81,6 +81,7 @@ common_entry:
 	pushl %es
 	pushl %ds
 	pushal
+	cld			/* a program may leave DF set: the kernel's string copies run upwards */
 	movl $KERNEL_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es
@@ -93,12 +94,34 @@ common_entry:
 	.globl ret_from_trap
 ret_from_trap:
 	popal
-	popl %ds
-	popl %es
-	popl %fs
-	popl %gs
+1:	popl %ds
+2:	popl %es
+3:	popl %fs
+4:	popl %gs
 	addl $8, %esp		/* the vector and the error code */
 	iret
+
+/*
+ * A selector that no longer loads (a TLS slot emptied since, or one a sigreturn
+ * frame named) faults in the kernel: its fixup puts the null selector in its
+ * place and pops again, as 2.6's RESTORE_REGS does for %ds and %es. The
+ * program goes on with that register null.
+ */
+5:	movl $0, (%esp)
+	jmp 1b
+6:	movl $0, (%esp)
+	jmp 2b
+7:	movl $0, (%esp)
+	jmp 3b
+8:	movl $0, (%esp)
+	jmp 4b
+	.pushsection __ex_table, "a"
+	.align 4
+	.long 1b, 5b
+	.long 2b, 6b
+	.long 3b, 7b
+	.long 4b, 8b
+	.popsection
 
 /* void start_user(struct pt_regs *regs): a new process's first return to ring 3. */
 	.globl start_user

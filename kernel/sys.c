@@ -330,28 +330,37 @@ static long sleep_until(u64 deadline, u64 *left)
 			current->user.restart_deadline = deadline;
 			return -ERESTART_RESTARTBLOCK;
 		}
+		u64 ticks = (deadline - now) / (NSEC_PER_SEC / HZ) + 1;
+
 		depth = sys_sleep_begin();
-		schedule_timeout_interruptible((long)((deadline - now) / (NSEC_PER_SEC / HZ)) + 1);
+		/* a sleep of years is slept in pieces: a tick count a long holds */
+		schedule_timeout_interruptible(ticks < LONG_MAX / 2 ? (long)ticks : LONG_MAX / 2);
 		sys_sleep_end(depth);
 	}
 	return 0;
 }
 
+/* a + b nanoseconds, held at the largest u64 (for ever, in effect) rather than wrapping. */
+static u64 add_ns(u64 a, u64 b) { return b > ~0ull - a ? ~0ull : a + b; }
+
+static u64 timespec_ns(s64 sec, s64 nsec)
+{
+	return (u64)sec > ~0ull / NSEC_PER_SEC - 1 ? ~0ull : (u64)sec * NSEC_PER_SEC + (u64)nsec;
+}
+
 static long do_nanosleep(s64 sec, s64 nsec, int flags, int which, u64 *left)
 {
-	u64 now;
+	u64 now, t;
 
 	*left = 0;
 	if (sec < 0 || nsec < 0 || nsec >= (s64)NSEC_PER_SEC)
 		return -EINVAL;
 	if (clock_ns(which, &now))
 		return -EINVAL;
-	if (flags & TIMER_ABSTIME) {
-		u64 target = (u64)sec * NSEC_PER_SEC + (u64)nsec;
-
-		return sleep_until(ktime_get_ns() + (target > now ? target - now : 0), left);
-	}
-	return sleep_until(ktime_get_ns() + (u64)sec * NSEC_PER_SEC + (u64)nsec, left);
+	t = timespec_ns(sec, nsec);
+	if (flags & TIMER_ABSTIME)
+		t = t > now ? t - now : 0;
+	return sleep_until(add_ns(ktime_get_ns(), t), left);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <kobold/panic.h>
 #include <kobold/printk.h>
 #include <kobold/sched.h>
+#include <kobold/uaccess.h>
 #include <kobold/smp.h>
 #include <kobold/syscalls.h>
 
@@ -159,6 +160,16 @@ static void irq_handle(struct pt_regs *regs)
 		irq_lock_release(); /* the iret turns interrupts back on */
 }
 
+/* A kernel instruction with an __ex_table entry (a segment load, ret_from_trap's) resumes there. */
+static bool fixup_exception(struct pt_regs *regs)
+{
+	unsigned long fixup = regs->vector < 32 ? search_exception_tables(regs->eip) : 0;
+
+	if (fixup)
+		regs->eip = fixup;
+	return fixup != 0;
+}
+
 static void __trap_dispatch(struct pt_regs *regs)
 {
 	if ((regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) ||
@@ -184,7 +195,7 @@ static void __trap_dispatch(struct pt_regs *regs)
 		return; /* user_trap_exit runs it */
 	if (regs->vector == 14 && do_page_fault(regs, read_cr2()))
 		return;
-	if (do_user_trap(regs))
+	if (do_user_trap(regs) || fixup_exception(regs))
 		return;
 	die(regs);
 }

@@ -3,7 +3,8 @@
 # load/unload cycles in QEMU), `make failslab-walk` (every allocation of every
 # shell command failing in turn), `make failslab-boot` (of the boot, a boot
 # each), `make hotplug-walk` and `make hotplug-soak` (QEMU device_add and
-# device_del). `make test` runs all but failslab-boot briefly.
+# device_del), `make sysfuzz` (random system calls from user/sysfuzz).
+# `make test` runs all but failslab-boot briefly.
 FUZZ_CC ?= clang
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
@@ -33,7 +34,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS) $(wildcard tests/fuzz/*
 	@echo "  FUZZ    $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c %.o,$^) -o $@
 
-.PHONY: fuzz fuzz-build soak failslab-walk failslab-boot hotplug-walk hotplug-soak
+.PHONY: fuzz fuzz-build soak failslab-walk failslab-boot hotplug-walk hotplug-soak sysfuzz
 fuzz-build: $(FUZZ_BINS)
 
 # Each target for FUZZ_SECONDS, its corpus kept in build/fuzz/corpus/NAME,
@@ -86,3 +87,13 @@ failslab-boot: deps $(KERNEL)
 stress-event-idx: deps $(KERNEL)
 	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_EVENT_IDX_CYCLES=$${EVENT_IDX_CYCLES:-2000} $(PYTHON) -m pytest -q -s \
 		tests/test_asyncblk.py -k event_idx
+
+# user/sysfuzz as root and as user 65534, seeds SEED to SEED+SEEDS-1, each for
+# SECONDS (or COUNT calls), on 1 and then 2 CPUs; then no oops, BUG, WARNING or
+# panic, the shell answers, and memory and kobjects as before (make test: a few
+# fixed seeds, a few seconds). A run prints the seed and each call's index.
+SYSFUZZ_SEED := $(or $(SEED),1)
+SYSFUZZ_RUN := $(if $(COUNT),$(COUNT),$(or $(SECONDS),30)s)
+sysfuzz: deps $(KERNEL)
+	$(Q)KOBOLD_KERNEL=$(KERNEL) KOBOLD_SYSFUZZ_SEEDS=$(SYSFUZZ_SEED):$(or $(SEEDS),2) \
+		KOBOLD_SYSFUZZ_RUN=$(SYSFUZZ_RUN) $(PYTHON) -m pytest -q -s tests/test_sysfuzz.py

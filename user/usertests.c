@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <asm/ldt.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +53,49 @@ static void write_read_lseek(void)
 	CHECK(lseek(fd, -1, SEEK_SET) == -1 && errno == EINVAL);
 	CHECK(close(fd) == 0);
 	CHECK(unlink(TMP "-f") == 0);
+}
+
+/* ftruncate wants a regular file open for writing; truncate a regular file (2.6's do_sys_*truncate). */
+static void truncate_errors(void)
+{
+	int fd = open(TMP "-t", O_CREAT | O_TRUNC | O_RDWR, 0644), ro, p[2];
+	struct stat st;
+
+	CHECK(fd >= 0 && write(fd, "hello", 5) == 5);
+	CHECK(ftruncate(fd, 2) == 0 && fstat(fd, &st) == 0 && st.st_size == 2);
+	CHECK(syscall(SYS_ftruncate, fd, -1L) == -1 && errno == EINVAL);
+	CHECK(syscall(SYS_truncate, TMP "-t", -1L) == -1 && errno == EINVAL);
+	CHECK((ro = open(TMP "-t", O_RDONLY)) >= 0);
+	CHECK(ftruncate(ro, 0) == -1 && errno == EINVAL);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 2);
+	CHECK(pipe(p) == 0);
+	CHECK(ftruncate(p[1], 0) == -1 && errno == EINVAL);
+	CHECK(pwrite(p[1], "x", 1, 0) == -1 && errno == ESPIPE);
+	CHECK(pread(p[0], &st, 1, 0) == -1 && errno == ESPIPE);
+	CHECK(truncate("/dev/null", 0) == -1 && errno == EINVAL);
+	CHECK(truncate("/tmp", 0) == -1 && errno == EISDIR);
+	close(p[0]);
+	close(p[1]);
+	close(ro);
+	close(fd);
+	CHECK(unlink(TMP "-t") == 0);
+}
+
+/* A write or a truncate past the largest file size: EFBIG, and the file as it was. */
+static void efbig_far_past_the_end(void)
+{
+	int fd = (int)syscall(SYS_open, TMP "-b", O_CREAT | O_TRUNC | O_RDWR, 0644); /* no O_LARGEFILE */
+	char buf[8] = { 0 };
+	struct stat st;
+
+	CHECK(fd >= 0 && write(fd, "abc", 3) == 3);
+	CHECK(pwrite64(fd, "XYZ", 3, 1ll << 44) == -1 && errno == EFBIG);
+	CHECK(pwrite64(fd, "XYZ", 3, -4096) == -1 && errno == EINVAL);
+	CHECK(pread64(fd, buf, 3, -1) == -1 && errno == EINVAL);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 3);
+	CHECK(pread(fd, buf, sizeof(buf), 0) == 3 && memcmp(buf, "abc", 3) == 0);
+	close(fd);
+	CHECK(unlink(TMP "-b") == 0);
 }
 
 static void bad_fd(void)
@@ -642,6 +686,57 @@ static void clocks_and_sleep(void)
 	CHECK(clock_gettime(12345, &a) == -1 && errno == EINVAL);
 }
 
+/* A child's state letter and CPU ticks (utime + stime) from /proc/PID/stat; 0 if unreadable. */
+static char proc_state(pid_t pid, unsigned long *ticks)
+{
+	char path[64], buf[512], *p, c = 0;
+	unsigned long ut = 0, st = 0;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return 0;
+	n = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &c, &ut,
+			 &st) != 3)
+		return 0;
+	*ticks = ut + st;
+	return c;
+}
+
+/* A sleep of 68 years (nanosleep) or of 2^62 s (clock_nanosleep_time64) sleeps, spinning not. */
+static void sleeps_of_years(void)
+{
+	struct timespec years = { 0x7fffffff, 0 };
+	long long ages[2] = { 1ll << 62, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		unsigned long ticks = ~0ul;
+		int status;
+		char state;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (i == 0)
+				nanosleep(&years, NULL);
+			else
+				syscall(407 /* clock_nanosleep_time64 */, CLOCK_MONOTONIC, 0, ages, NULL);
+			_exit(1);
+		}
+		CHECK(pid > 0);
+		usleep(300000);
+		state = proc_state(pid, &ticks);
+		kill(pid, SIGKILL);
+		CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status));
+		CHECK(state == 'S' && ticks < 10);
+	}
+}
+
 static void uname_and_random(void)
 {
 	struct utsname u;
@@ -651,6 +746,54 @@ static void uname_and_random(void)
 	CHECK(uname(&u) == 0 && u.sysname[0] &&
 	      (strcmp(u.machine, "i686") == 0 || strcmp(u.machine, "x86_64") == 0));
 	CHECK(getrandom(r, sizeof(r), 0) == sizeof(r) && memcmp(r, zero, sizeof(r)) != 0);
+}
+
+/* The direction flag a program leaves set (std) must not turn the kernel's copies backwards. */
+static void direction_flag_set_at_a_call(void)
+{
+	unsigned char buf[32], want[32];
+	int fd = open("/dev/zero", O_RDONLY);
+	long r;
+
+	CHECK(fd >= 0);
+	memset(buf, 0xff, sizeof(buf));
+	memset(want, 0xff, sizeof(want));
+	memset(want + 8, 0, 5);
+	__asm__ volatile("std\n\tint $0x80\n\tcld"
+			 : "=a"(r)
+			 : "0"(SYS_read), "b"(fd), "c"(buf + 8), "d"(5)
+			 : "memory", "cc");
+	close(fd);
+	CHECK(r == 5 && memcmp(buf, want, sizeof(buf)) == 0);
+}
+
+/*
+ * %fs holding a TLS slot that set_thread_area then empties: the return from the
+ * next call cannot load it again, and the program goes on with a null %fs.
+ */
+static void fs_of_an_emptied_tls_slot(void)
+{
+	static unsigned int word = 0x5a5a5a5a;
+	struct user_desc d = { .entry_number = -1u, .base_addr = (unsigned int)&word, .limit = 0xfffff, .seg_32bit = 1, .limit_in_pages = 1, .useable = 1 };
+	unsigned int got = 0, sel;
+	unsigned short fs = 1;
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) { /* fs is the child's to spoil */
+		if (syscall(SYS_set_thread_area, &d) != 0)
+			_exit(2);
+		sel = d.entry_number * 8 + 3;
+		__asm__ volatile("movw %w1, %%fs\n\tmovl %%fs:0, %0" : "=r"(got) : "r"(sel));
+		d = (struct user_desc){ .entry_number = d.entry_number, .read_exec_only = 1, .seg_not_present = 1 }; /* Linux's empty descriptor */
+		if (got != word || syscall(SYS_set_thread_area, &d) != 0)
+			_exit(3);
+		getppid(); /* a call, and the return to user mode after it */
+		__asm__ volatile("movw %%fs, %0" : "=r"(fs));
+		_exit(fs == 0 ? 0 : 4);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* ---- owners and modes ---- */
@@ -971,6 +1114,8 @@ static void fork_bomb_ends_in_eagain(void)
 
 static const struct test tests[] = {
 	{ "write_read_lseek", write_read_lseek },
+	{ "truncate_errors", truncate_errors },
+	{ "efbig_far_past_the_end", efbig_far_past_the_end },
 	{ "bad_fd", bad_fd },
 	{ "open_errors", open_errors },
 	{ "stat_and_getdents", stat_and_getdents },
@@ -996,7 +1141,10 @@ static const struct test tests[] = {
 	{ "brk_grows", brk_grows },
 	{ "mmap_munmap_mprotect", mmap_munmap_mprotect },
 	{ "clocks_and_sleep", clocks_and_sleep },
+	{ "sleeps_of_years", sleeps_of_years },
 	{ "uname_and_random", uname_and_random },
+	{ "direction_flag_set_at_a_call", direction_flag_set_at_a_call },
+	{ "fs_of_an_emptied_tls_slot", fs_of_an_emptied_tls_slot },
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
 	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
 	{ "owners_for_a_user", owners_for_a_user },

@@ -15,6 +15,15 @@ static struct ramfs_sb_info *sbi(struct ramfs_inode *ri)
 	return ri->vfs_inode.i_sb->s_fs_info;
 }
 
+/*
+ * The largest file: the mount's size. 2.6's ramfs allowed MAX_LFS_FILESIZE (8 TiB on
+ * i386) with holes; here every page index must fit the file's array of pages.
+ */
+static loff_t max_size(struct ramfs_inode *ri)
+{
+	return (loff_t)sbi(ri)->max_pages * PAGE_SIZE;
+}
+
 static int grow_slots(struct ramfs_inode *ri, unsigned long need)
 {
 	unsigned long n = ri->nr_slots ? ri->nr_slots : 4;
@@ -82,6 +91,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 {
 	struct ramfs_inode *ri = RAMFS_I(inode);
 
+	if (size > max_size(ri))
+		return -EFBIG;
 	mutex_lock(&sbi(ri)->data_lock);
 	if (size > inode->i_size)
 		inode->i_size = size; /* a hole up to the new end */
@@ -116,6 +127,11 @@ static ssize_t __ramfs_write(struct ramfs_inode *ri, const char *buf, size_t n, 
 {
 	size_t done = 0;
 
+	if (!n)
+		return 0;
+	if (*pos >= max_size(ri))
+		return -EFBIG; /* as 2.6's generic_write_checks past s_maxbytes */
+	n = (size_t)min((loff_t)n, max_size(ri) - *pos);
 	while (done < n) {
 		unsigned long i = (unsigned long)(*pos / PAGE_SIZE);
 		size_t off = (size_t)(*pos % PAGE_SIZE), chunk = min(n - done, PAGE_SIZE - off);

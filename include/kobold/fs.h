@@ -32,6 +32,12 @@ typedef s64 loff_t;
 #define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 #endif
+#ifndef S_IFSOCK
+#define S_IFSOCK 0140000
+#endif
+#ifndef S_ISSOCK
+#define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
+#endif
 #ifndef S_ISUID
 #define S_ISUID 04000
 #define S_ISGID 02000
@@ -317,6 +323,7 @@ int vfs_mknod(const struct path *cwd, const char *name, umode_t mode, dev_t dev)
 int vfs_rename(const struct path *cwd, const char *oldname, const char *newname);
 int vfs_readlink(const struct path *cwd, const char *name, char *buf, size_t size);
 int vfs_truncate(const struct path *cwd, const char *name, loff_t size);
+int vfs_ftruncate(struct file *f, loff_t size);
 /* chmod and chown: notify_change on name (LOOKUP_FOLLOW: a link's target), or on an open file. */
 int vfs_setattr(const struct path *cwd, const char *name, unsigned int flags, struct iattr *attr);
 int vfs_fsetattr(struct file *file, struct iattr *attr);
