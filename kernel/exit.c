@@ -105,8 +105,10 @@ static void exit_resources(struct task_struct *p)
 {
 	struct user_task *u = &p->user;
 
-	if (u->clear_child_tid && u->mm && u->mm->users == 1)
+	/* As 2.6.16's mm_release: only a memory someone else still uses needs telling. */
+	if (u->clear_child_tid && u->mm && u->mm->users > 1)
 		put_user(0, (int __user *)u->clear_child_tid);
+	u->clear_child_tid = 0;
 	exec_release_old(p);
 	put_files(u->files);
 	u->files = NULL;

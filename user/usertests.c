@@ -15,6 +15,7 @@
 #include <grp.h>
 #include <linux/netlink.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -748,6 +749,33 @@ static void uname_and_random(void)
 	CHECK(getrandom(r, sizeof(r), 0) == sizeof(r) && memcmp(r, zero, sizeof(r)) != 0);
 }
 
+static volatile int clone_ran;
+
+static int clone_child(void *arg)
+{
+	(void)arg;
+	clone_ran = 1; /* the parent's memory: CLONE_VM */
+	return 0;
+}
+
+/*
+ * A child sharing the parent's memory with CLONE_CHILD_CLEARTID: as it exits,
+ * the kernel writes 0 to its tid word (what pthread_join waits on).
+ */
+static void clone_vm_clears_child_tid(void)
+{
+	static char stack[16384] __attribute__((aligned(16)));
+	pid_t tid = -1;
+	int status;
+	pid_t pid = clone(clone_child, stack + sizeof(stack), CLONE_VM | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD,
+			  NULL, NULL, NULL, &tid);
+
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(clone_ran == 1);
+	CHECK(tid == 0);
+}
+
 /* The direction flag a program leaves set (std) must not turn the kernel's copies backwards. */
 static void direction_flag_set_at_a_call(void)
 {
@@ -1144,6 +1172,7 @@ static const struct test tests[] = {
 	{ "sleeps_of_years", sleeps_of_years },
 	{ "uname_and_random", uname_and_random },
 	{ "direction_flag_set_at_a_call", direction_flag_set_at_a_call },
+	{ "clone_vm_clears_child_tid", clone_vm_clears_child_tid },
 	{ "fs_of_an_emptied_tls_slot", fs_of_an_emptied_tls_slot },
 	{ "chmod_fchmod_fchmodat", chmod_fchmod_fchmodat },
 	{ "chown_lchown_fchown_fchownat", chown_lchown_fchown_fchownat },
