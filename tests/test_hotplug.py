@@ -159,10 +159,12 @@ def hot_cycle(k, img, i, fault=None):
     k.child.delaybeforesend = None  # no pause needed: settle waits for the SCI's scan
     if fault:
         k.run("failslab %d" % fault)
+    start = len(k.transcript())  # the scan may print before settle's echo, or after it
     out = k.monitor("drive_add 0 if=none,id=c%d,file=%s,format=raw,file.locking=off" % (i, img))
     out += k.monitor("device_add virtio-blk-pci,drive=c%d,id=cyc%d,addr=0x6,serial=C%d" % (i, i, i))
     assert "Error" not in out, (i, out[-300:])
-    added = k.run("udevadm settle")
+    k.run("udevadm settle")
+    added = k.transcript()[start:]
     armed = k.run("failslab") if fault else "off"
     k.run("failslab off")
     k.monitor("device_del cyc%d" % i)
