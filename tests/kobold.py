@@ -9,6 +9,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 import pexpect
@@ -23,6 +24,30 @@ TIMEOUT = float(os.environ.get("KOBOLD_TIMEOUT", "30"))
 PROMPT = re.compile(r"kobold:(/[^\r\n#]*)# ")
 EXIT_SUCCESS = 33  # isa-debug-exit: (0x10 << 1) | 1
 EXIT_FAILURE = 35  # (0x11 << 1) | 1
+ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")  # busybox's root file system (make rootfs)
+GEN_CPIO = os.path.join(ROOT, "scripts", "gen_init_cpio.py")
+
+
+def build_user():
+    """make rootfs and make user: up to date after make test's build (two test files
+    running make at once could race), made here when a file runs alone."""
+    for target in ("rootfs", "user"):
+        p = subprocess.run(["make", "-s", target], cwd=ROOT, capture_output=True, text=True,
+                           timeout=900)
+        assert p.returncode == 0, p.stdout + p.stderr
+
+
+def cpio(out, entries):
+    """An archive at out made by scripts/gen_init_cpio.py from its entry lines; its path."""
+    with open(out, "wb") as f:
+        subprocess.run([sys.executable, GEN_CPIO, "-"], input="\n".join(entries).encode(),
+                       stdout=f, check=True)
+    return str(out)
+
+
+def user_initrd(out, entries):
+    """-initrd's argument: the root file system, then an archive at out of entries."""
+    return "%s,%s" % (ROOTFS, cpio(out, entries))
 
 
 class KernelPanic(AssertionError):

@@ -5,8 +5,6 @@ and sizes 4 KiB to 1 MiB; busybox dd iflag=direct reads the disk; and memory com
 to its level after io_destroy and after a process exits with requests in flight."""
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -15,24 +13,18 @@ import kobold
 ROOT = kobold.ROOT
 BUILD = os.path.dirname(kobold.KERNEL)
 ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")
-GEN = os.path.join(ROOT, "scripts", "gen_init_cpio.py")
 DISK_MIB = 16
 
 
 @pytest.fixture(scope="module")
 def k(tmp_path_factory):
-    for target in ("rootfs", "user"):
-        p = subprocess.run(["make", "-s", target], cwd=ROOT, capture_output=True, text=True,
-                           timeout=900)
-        assert p.returncode == 0, p.stdout + p.stderr
+    kobold.build_user()
     tmp = tmp_path_factory.mktemp("aio")
     entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0"]
     for prog in ("aiotests", "aioread"):
         entries.append("file /usr/bin/%s %s 0755 0 0" % (prog, os.path.join(BUILD, "user", prog)))
     cpio = tmp / "aio.cpio"
-    with open(cpio, "wb") as f:
-        subprocess.run([sys.executable, GEN, "-"], input="\n".join(entries).encode(), stdout=f,
-                       check=True)
+    kobold.cpio(cpio, entries)
     disk = tmp / "scratch.img"
     with open(disk, "wb") as f:
         f.truncate(DISK_MIB << 20)

@@ -5,7 +5,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -14,7 +13,6 @@ import kobold
 ROOTFS = os.path.join(kobold.ROOT, "build", "rootfs.cpio")
 BUSYBOX = os.path.join(kobold.ROOT, "build", "rootfs", "bin", "busybox")
 APPLETS = os.path.join(kobold.ROOT, "scripts", "rootfs", "busybox-applets.txt")
-GEN = os.path.join(kobold.ROOT, "scripts", "gen_init_cpio.py")
 
 
 @pytest.fixture(scope="module")
@@ -34,11 +32,7 @@ def applets(directory):
 
 def cpio(tmp_path, name, entries):
     """An archive made by scripts/gen_init_cpio.py from its entry lines."""
-    out = tmp_path / name
-    with open(out, "wb") as f:
-        subprocess.run([sys.executable, GEN, "-"], input="\n".join(entries).encode(), stdout=f,
-                       check=True)
-    return str(out)
+    return kobold.cpio(tmp_path / name, entries)
 
 
 def names(text):

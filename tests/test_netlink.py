@@ -8,8 +8,6 @@ with two listeners and the hotplug helper (KOBOLD_NETLINK_STORM cycles; make
 netlink-storm: 100)."""
 import os
 import re
-import subprocess
-import sys
 import time
 
 import pytest
@@ -19,8 +17,6 @@ from test_virtio import disk, image, qemu_has_slot, sh
 
 ROOT = kobold.ROOT
 BUILD = os.path.dirname(kobold.KERNEL)
-ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")
-GEN = os.path.join(ROOT, "scripts", "gen_init_cpio.py")
 STORM = int(os.environ.get("KOBOLD_NETLINK_STORM", "20"))
 LOG_LINE = re.compile(r"^\[\s*\d+\.\d+\] ")
 
@@ -47,10 +43,7 @@ echo "$SEQNUM $ACTION $DEVPATH $SUBSYSTEM" >> /tmp/bbcmd
 
 @pytest.fixture(scope="module")
 def images(tmp_path_factory):
-    for target in ("rootfs", "user"):
-        p = subprocess.run(["make", "-s", target], cwd=ROOT, capture_output=True, text=True,
-                           timeout=900)
-        assert p.returncode == 0, p.stdout + p.stderr
+    kobold.build_user()
     tmp = tmp_path_factory.mktemp("netlink")
     entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0", "dir /usr/share 0755 0 0"]
     for prog in ("ueventmon", "netlinktest"):
@@ -60,10 +53,7 @@ def images(tmp_path_factory):
         (tmp / name).write_text(text)
         entries.append("file /usr/share/%s %s 0755 0 0" % (name, tmp / name))
     out = tmp / "netlink.cpio"
-    with open(out, "wb") as f:
-        subprocess.run([sys.executable, GEN, "-"], input="\n".join(entries).encode(), stdout=f,
-                       check=True)
-    return "%s,%s" % (ROOTFS, out)
+    return kobold.user_initrd(out, entries)
 
 
 @pytest.fixture(scope="module")

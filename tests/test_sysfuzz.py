@@ -9,8 +9,6 @@ and calls that found bugs (each named below with what it found). `make sysfuzz`
 KOBOLD_SYSFUZZ_SEEDS and KOBOLD_SYSFUZZ_RUN (a count, or seconds as "60s")."""
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -18,8 +16,6 @@ import kobold
 
 ROOT = kobold.ROOT
 BUILD = os.path.dirname(kobold.KERNEL)
-ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")
-GEN = os.path.join(ROOT, "scripts", "gen_init_cpio.py")
 BAD = re.compile(r"Oops|BUG|WARNING|PANIC|[Kk]ernel panic|Fatal exception|Call Trace|"
                  r"DEADLOCK|soft lockup")
 NOBODY = 65534
@@ -49,17 +45,11 @@ def run_timeout(args):
 
 @pytest.fixture(scope="module")
 def images(tmp_path_factory):
-    for target in ("rootfs", "user"):
-        p = subprocess.run(["make", "-s", target], cwd=ROOT, capture_output=True, text=True,
-                           timeout=900)
-        assert p.returncode == 0, p.stdout + p.stderr
+    kobold.build_user()
     out = tmp_path_factory.mktemp("sysfuzz") / "sysfuzz.cpio"
     entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0",
                "file /usr/bin/sysfuzz %s 0755 0 0" % os.path.join(BUILD, "user", "sysfuzz")]
-    with open(out, "wb") as f:
-        subprocess.run([sys.executable, GEN, "-"], input="\n".join(entries).encode(), stdout=f,
-                       check=True)
-    return "%s,%s" % (ROOTFS, out)
+    return kobold.user_initrd(out, entries)
 
 
 def leak_figures(k):

@@ -10,7 +10,6 @@ event seen, no zombie, memory and kobjects back where they were."""
 import os
 import re
 import subprocess
-import sys
 import time
 
 import pytest
@@ -19,8 +18,6 @@ import kobold
 from test_virtio import disk, image, sh
 
 ROOT = kobold.ROOT
-ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")
-GEN = os.path.join(ROOT, "scripts", "gen_init_cpio.py")
 CYCLES = int(os.environ.get("UMH_CYCLES", "10"))
 
 # Each event's argv and env, in a file named by its SEQNUM (written whole, then renamed).
@@ -73,10 +70,7 @@ def images(tmp_path_factory):
         (tmp / name).write_text(text)
         entries.append("file %s %s %s 0 0" % (path, tmp / name, mode))
     out = tmp / "umh.cpio"
-    with open(out, "wb") as f:
-        subprocess.run([sys.executable, GEN, "-"], input="\n".join(entries).encode(), stdout=f,
-                       check=True)
-    return "%s,%s" % (ROOTFS, out), tmp
+    return kobold.user_initrd(out, entries), tmp
 
 
 def seqnum(k):

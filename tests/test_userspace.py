@@ -7,8 +7,6 @@ and job control in busybox sh."""
 import os
 import re
 import struct
-import subprocess
-import sys
 import time
 
 import pytest
@@ -17,8 +15,6 @@ import kobold
 
 ROOT = kobold.ROOT
 BUILD = os.path.dirname(kobold.KERNEL)
-ROOTFS = os.path.join(ROOT, "build", "rootfs.cpio")
-GEN = os.path.join(ROOT, "scripts", "gen_init_cpio.py")
 LINUX = os.path.join(ROOT, "tests", "user", "usertests-linux.txt")
 
 
@@ -41,10 +37,7 @@ def bad_executables():
 
 @pytest.fixture(scope="module")
 def images(tmp_path_factory):
-    for target in ("rootfs", "user"):
-        p = subprocess.run(["make", "-s", target], cwd=ROOT, capture_output=True, text=True,
-                           timeout=900)
-        assert p.returncode == 0, p.stdout + p.stderr
+    kobold.build_user()
     tmp = tmp_path_factory.mktemp("userspace")
     entries = ["dir /usr 0755 0 0", "dir /usr/bin 0755 0 0", "dir /usr/share 0755 0 0"]
     for prog in ("usertests", "lsblk", "ueventmon", "oomgrow"):
@@ -58,10 +51,7 @@ def images(tmp_path_factory):
         (tmp / name).write_bytes(data)
         entries.append("file /usr/bin/%s %s 0755 0 0" % (name, tmp / name))
     out = tmp / "user.cpio"
-    with open(out, "wb") as f:
-        subprocess.run([sys.executable, GEN, "-"], input="\n".join(entries).encode(), stdout=f,
-                       check=True)
-    return "%s,%s" % (ROOTFS, out)
+    return kobold.user_initrd(out, entries)
 
 
 # On 1 and 2 CPUs; a run that chose its CPUs (KOBOLD_SMP=N) boots with those only.
