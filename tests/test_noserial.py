@@ -8,9 +8,7 @@ channel test_hvc.py uses, where the VGA text buffer (the monitor's xp) would hav
 be decoded from hex and scrolls away. QEMU's monitor types on the VGA console
 (sendkey) and hot-plugs the virtio console where there is none at boot. A panic ends
 QEMU (isa-debug-exit), so a QEMU still running is a kernel that did not panic."""
-import os
 import re
-import socket
 import subprocess
 import time
 
@@ -46,6 +44,12 @@ class NoSerial:
         keys = {" ": "spc", "/": "slash", "-": "minus", "\r": "ret"}
         for c in text + "\r":
             self.monitor("sendkey " + keys.get(c, c))
+
+    def plug_console(self, path, n):
+        """Hot-plugs a virtio console (a virtio-serial-pci of its own) on a socket at path."""
+        self.monitor("chardev-add socket,id=hc%d,path=%s,server=on,wait=off" % (n, path))
+        self.monitor("device_add virtio-serial-pci,id=vs%d" % n)
+        self.monitor("device_add virtconsole,chardev=hc%d,bus=vs%d.0" % (n, n))
 
     def close(self):
         self.qemu.kill()
@@ -132,9 +136,7 @@ def test_no_serial_no_screen_the_boot_shell_is_on_hvc0(qemu, tmp_path):
         assert q.alive()
     finally:
         port.close()
-    q.monitor("chardev-add socket,id=hc2,path=%s,server=on,wait=off" % sock2)
-    q.monitor("device_add virtio-serial-pci,id=vs2")
-    q.monitor("device_add virtconsole,chardev=hc2,bus=vs2.0")
+    q.plug_console(sock2, 2)
     port = Port(sock2)
     try:
         first_prompt(port)
@@ -153,9 +155,7 @@ def test_no_console_at_all_says_so_once_and_runs_on(qemu, tmp_path):
     q = qemu(["-vga", "none"])
     time.sleep(2)  # the boot (well under a second) and more
     assert q.alive(), q.qemu.stderr.read().decode(errors="replace")
-    q.monitor("chardev-add socket,id=hc,path=%s,server=on,wait=off" % sock)
-    q.monitor("device_add virtio-serial-pci,id=vs")
-    q.monitor("device_add virtconsole,chardev=hc,bus=vs.0")
+    q.plug_console(sock, 1)
     port = Port(sock)
     try:
         first_prompt(port)
