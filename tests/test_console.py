@@ -3,7 +3,6 @@ tty0's own shell, input that must never be lost (pastes, type-ahead, bytes sent 
 prompt), Ctrl-C, reboot, and `make run` as the README gives it."""
 import os
 import re
-import subprocess
 import threading
 import time
 
