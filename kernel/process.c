@@ -161,18 +161,12 @@ static int fault_in(struct pt_regs *regs, struct mm_struct *mm, unsigned long ad
 bool do_page_fault(struct pt_regs *regs, unsigned long address)
 {
 	struct mm_struct *mm = current->user.mm;
-	unsigned long fixup;
 	int err = mm && address < TASK_SIZE ? fault_in(regs, mm, address) : -EFAULT;
 
 	if (err == 0)
 		return true;
-	if (!user_mode(regs)) {
-		fixup = search_exception_tables(regs->eip);
-		if (!fixup)
-			return false; /* a kernel bug: the oops */
-		regs->eip = fixup;
-		return true;
-	}
+	if (!user_mode(regs))
+		return fixup_exception(regs); /* none: a kernel bug, the oops */
 	if (current->user.sighand->action[SIGSEGV - 1].handler <= SIG_IGN)
 		show_segfault(regs, address);
 	force_sig(SIGSEGV, current);
@@ -219,6 +213,15 @@ unsigned long search_exception_tables(unsigned long eip)
 		if (e->insn == eip)
 			return e->fixup;
 	return 0;
+}
+
+bool fixup_exception(struct pt_regs *regs)
+{
+	unsigned long fixup = regs->vector < 32 ? search_exception_tables(regs->eip) : 0;
+
+	if (fixup)
+		regs->eip = fixup;
+	return fixup != 0;
 }
 
 long strncpy_from_user(char *dst, const char __user *src, long count)

@@ -160,16 +160,6 @@ static void irq_handle(struct pt_regs *regs)
 		irq_lock_release(); /* the iret turns interrupts back on */
 }
 
-/* A kernel instruction with an __ex_table entry (a segment load, ret_from_trap's) resumes there. */
-static bool fixup_exception(struct pt_regs *regs)
-{
-	unsigned long fixup = regs->vector < 32 ? search_exception_tables(regs->eip) : 0;
-
-	if (fixup)
-		regs->eip = fixup;
-	return fixup != 0;
-}
-
 static void __trap_dispatch(struct pt_regs *regs)
 {
 	if ((regs->vector >= IRQ_BASE && regs->vector < IRQ_BASE + NR_IRQS) ||

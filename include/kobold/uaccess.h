@@ -84,5 +84,11 @@ struct exception_table_entry {
 };
 /* The fixup for a fault at eip in the kernel, or 0. */
 unsigned long search_exception_tables(unsigned long eip);
+struct pt_regs;
+/*
+ * A kernel fault at an instruction the table names (a user access, a segment
+ * load in ret_from_trap) resumes at its fixup: true if it had one.
+ */
+bool fixup_exception(struct pt_regs *regs);
 
 #endif
