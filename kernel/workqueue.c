@@ -144,15 +144,26 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	kfree(wq);
 }
 
+/*
+ * Takes work off its queue if it is on one; interrupts off. Pending but off
+ * the list is cancel_work_sync's hold, which stays.
+ */
+static bool unqueue(struct work_struct *work)
+{
+	bool was = work->pending && !list_empty(&work->entry);
+
+	if (was)
+		list_del_init(&work->entry);
+	return was;
+}
+
 bool cancel_work(struct work_struct *work)
 {
 	unsigned long flags = local_irq_save();
-	bool was = work->pending && !list_empty(&work->entry); /* off the list: cancel_work_sync's */
+	bool was = unqueue(work);
 
-	if (was) {
-		list_del_init(&work->entry);
+	if (was)
 		work->pending = false;
-	}
 	local_irq_restore(flags);
 	return was;
 }
@@ -165,10 +176,8 @@ bool cancel_work(struct work_struct *work)
 static bool grab_pending(struct work_struct *work)
 {
 	unsigned long flags = local_irq_save();
-	bool was = work->pending && !list_empty(&work->entry);
+	bool was = unqueue(work);
 
-	if (was)
-		list_del_init(&work->entry);
 	work->pending = true;
 	local_irq_restore(flags);
 	return was;
