@@ -342,9 +342,8 @@ def test_failslab_boot_sample(virtio_disk):
     walk that it once failed (where they were when found; they move as the boot
     changes): the idle thread's panic (2), a failure in a GCC clone,
     device_create_vargs.part.0 (122), ttyS0's tty (190: once the shell's panic, now
-    the boot shell on tty0), and
-    the rtc class (299: rtc_cmos's registration oopsed on the class's ERR_PTR, and
-    the input and misc classes were not tried after it)."""
+    the boot shell on tty0), and the rtc class (299: rtc_cmos's registration oopsed
+    on the class's ERR_PTR, and the input and misc classes were not tried after it)."""
     for n in (2, 122, 190, 299):
         assert failslab_boot(n, virtio_disk) in ("panic", "failed", "elsewhere"), n
     assert failslab_boot(100000, virtio_disk) == "done"  # the walk's end
