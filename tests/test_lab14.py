@@ -102,7 +102,10 @@ WRONG = {
         ("\tmisc_deregister(&edu_misc);\n\tfree_irq((int)pdev->irq, e);\n\tpci_disable_msi(pdev);\n",
          "\tmisc_deregister(&edu_misc);\n"),
     ], ["writing n to /dev/edu", "DMA to the device", "rmmod edu frees all"],
-        ["read before the device was done?", "FAIL dma_round_trip",
+        # edu's factorial thread may beat the early read (QEMU's vCPU slowed by a loaded
+        # host): the values come out right and the missing work item is what fails it.
+        [("read before the device was done?", "123 factorials ran no work item 123 times"),
+         "FAIL dma_round_trip",
          "/proc/interrupts still has edu's line after rmmod edu (free_irq)"]),
     # No bottom half: the handler reads the factorial and completes the wait itself, and
     # the work item never runs; remove keeps the regions; the file operations have no
@@ -149,6 +152,7 @@ def test_lab14_checker_fails_a_wrong_driver(base, workdir, name):
     if name.endswith("owner"):
         assert [h.split(",")[0] for h in failed(r.stdout, hidden=True)] == ["rmmod edu is refused while the shell "
                                                                           "holds /dev/edu open"], r.stdout
-    for m in messages:
-        assert m in r.stdout, "%r not in:\n%s" % (m, r.stdout)
+    for m in messages:  # a tuple: either diagnosis, where the wrong driver's symptom races
+        assert any(alt in r.stdout for alt in (m if isinstance(m, tuple) else (m,))), \
+            "%r not in:\n%s" % (m, r.stdout)
     shutil.rmtree(d, ignore_errors=True)
