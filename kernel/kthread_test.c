@@ -314,6 +314,24 @@ static void long_fn(struct work_struct *work)
 }
 
 /*
+ * Until the queue's workers, just made, sleep on its empty list: an item queued
+ * then goes to the worker queue_work wakes, not to one still starting up.
+ */
+static void wait_workers_asleep(struct workqueue_struct *wq)
+{
+	for (int i = 0; i < 1000; i++) {
+		bool asleep = true;
+
+		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+			if (wq->worker[cpu] && wq->worker[cpu]->state == TASK_RUNNING)
+				asleep = false;
+		if (asleep)
+			return;
+		msleep(1);
+	}
+}
+
+/*
  * cancel_work_sync (2.6.22) on an item running on CPU 1 (on one CPU, in
  * ktest/0): it returns only once the run has ended, so the item's owner
  * may free it. cancel_work alone would return at once.
@@ -327,7 +345,8 @@ static void kthread_cancel_work_sync_waits_for_a_running_item(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, wq != NULL);
 	INIT_WORK(&w.work, long_fn);
-	if (two) /* queued on CPU 1: its worker, ktest/1, runs it */
+	wait_workers_asleep(wq); /* else ktest/0, starting, could take it on CPU 0 */
+	if (two)		 /* queued on CPU 1: its worker, ktest/1, runs it */
 		KTEST_EXPECT_EQ(t, set_cpus_allowed(current, 1UL << 1), 0);
 	queue_work(wq, &w.work);
 	if (two)
